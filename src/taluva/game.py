@@ -1,0 +1,974 @@
+"""The game: one mutable position with ``play``/``undo``/``copy`` over immutable snapshots.
+
+Each move builds a new snapshot (``_State``) that shares every container it does not
+change with the one before: undo pops a snapshot, ``copy()`` shares them all. What move
+generation needs (free hexes, the coast, top volcanoes, settlements, the set of legal
+placements) is kept up to date move by move instead of rescanning the board.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from itertools import chain
+from typing import Any, Final, Literal
+
+from taluva.board import (
+    BUILDING_NAMES,
+    CODE_OFFSETS_OVER,
+    HUT_KIND,
+    HUT_MOVES,
+    NEXT_DELTAS,
+    PLACEMENTS_OVER,
+    TEMPLE_KIND,
+    TEMPLE_MOVES,
+    TILE_MOVES,
+    TOWER_KIND,
+    TOWER_MOVES,
+    eruption_problem,
+    sea_placement_problem,
+)
+from taluva.errors import IllegalMove, InvalidOption
+from taluva.hexes import DELTAS, ORIGIN, coords, format_hex
+from taluva.moves import DRAW, EXPAND, HUT, SHIP, TEMPLE, TILE, TOWER, Move
+from taluva.outcome import (
+    HUTS,
+    SHIPS,
+    STARTING_SUPPLY,
+    TEMPLES,
+    TOWERS,
+    Outcome,
+    Reason,
+    rank_players,
+    score,
+)
+from taluva.settlements import components
+from taluva.tiles import (
+    TERRAIN_NAMES,
+    TILES_PER_PLAYER_CHOICES,
+    VOLCANO,
+    check_deck,
+    footprint,
+    shuffled_deck,
+    tile_terrains,
+)
+
+Phase = Literal["tile", "build", "over"]
+TILE_PHASE: Final = "tile"
+BUILD_PHASE: Final = "build"
+OVER: Final = "over"
+
+HOUSE_RULES: Final = ("adjacent_hut", "all_tiles")
+EXPANSIONS: Final = ("ships", "double_hex", "board:<zone>")
+_EMPTY: Final[frozenset[int]] = frozenset()
+_Pending = tuple[Any, Iterable[int]] | None
+"""Hexes changed since a cache was last brought up to date, as a chain ``(older, hexes)``."""
+_FIRST_TILE_CODES: Final = tuple(ORIGIN * 8 + k for k in range(6))
+_KIND_OF_BUILD: Final = {HUT: HUT_KIND, EXPAND: HUT_KIND, TEMPLE: TEMPLE_KIND, TOWER: TOWER_KIND}
+_SUPPLY_INDEX: Final = {HUT_KIND: HUTS, TEMPLE_KIND: TEMPLES, TOWER_KIND: TOWERS}
+
+
+class _State:
+    """One position. Never changed once a move has been played from it, except for caches."""
+
+    __slots__ = (
+        "building",
+        "builds",
+        "deck_pos",
+        "destroyed",
+        "dirty",
+        "eliminated",
+        "erupt",
+        "free",
+        "land_count",
+        "land_order",
+        "level",
+        "new_land",
+        "own",
+        "phase",
+        "result",
+        "sea",
+        "settlement",
+        "supply",
+        "terrain",
+        "tile",
+        "tile_at",
+        "tile_moves",
+        "tiles_placed",
+        "to_move",
+    )
+
+    level: dict[int, int]  # land hexes: number of tiles stacked
+    terrain: dict[int, int]  # land hexes: terrain of the top tile
+    tile_at: dict[int, int]  # land hexes: index (placement order) of the top tile
+    building: dict[int, int]  # hexes with a building: player * 4 + kind
+    settlement: dict[int, frozenset[int]]  # building hexes: the hexes of their settlement
+    own: tuple[frozenset[int], ...]  # per player: hexes holding their buildings
+    free: frozenset[int]  # buildable hexes: land, not volcano, no piece
+    land_order: list[int]  # land hexes in the order they rose from the sea (shared, see _grow)
+    land_count: int  # how many of land_order belong to this position
+    supply: tuple[tuple[int, int, int, int], ...]  # per player: huts, temples, towers, ships
+    destroyed: tuple[int, ...]  # per player: huts destroyed by eruptions
+    to_move: int
+    phase: str
+    tile: str | None
+    deck_pos: int
+    tiles_placed: int
+    eliminated: tuple[int, ...]  # in the order they left the game
+    result: Outcome | None
+    sea: frozenset[int] | set[int]  # legal sea-level placement codes, up to new_land
+    erupt: frozenset[int] | set[int]  # legal eruption codes, up to dirty
+    new_land: _Pending  # hexes that became land since `sea` was brought up to date
+    dirty: _Pending  # hexes whose eruption placements may have changed since then
+    tile_moves: list[Move] | None
+    builds: list[Move] | None
+
+    def clone(self) -> _State:
+        new = _State.__new__(_State)
+        new.building = self.building
+        new.builds = self.builds
+        new.deck_pos = self.deck_pos
+        new.destroyed = self.destroyed
+        new.dirty = self.dirty
+        new.eliminated = self.eliminated
+        new.erupt = self.erupt
+        new.free = self.free
+        new.land_count = self.land_count
+        new.land_order = self.land_order
+        new.level = self.level
+        new.new_land = self.new_land
+        new.own = self.own
+        new.phase = self.phase
+        new.result = self.result
+        new.sea = self.sea
+        new.settlement = self.settlement
+        new.supply = self.supply
+        new.terrain = self.terrain
+        new.tile = self.tile
+        new.tile_at = self.tile_at
+        new.tile_moves = self.tile_moves
+        new.tiles_placed = self.tiles_placed
+        new.to_move = self.to_move
+        return new
+
+
+class Game:
+    """A game of Taluva in progress: the position, its history and the options it was set up with.
+
+    >>> game = Game.new(players=2, deck=["JC", "SR", "LL"])
+    >>> game.phase, game.to_move, game.tile
+    ('tile', 0, 'JC')
+    >>> game.play("tile 0,0 0")
+    >>> sorted(str(move) for move in game.legal_moves())
+    ['hut 0,-1', 'hut 1,-1']
+    """
+
+    __slots__ = ("_adjacent_hut", "_deck", "_history", "_names", "_options", "_players", "_s")
+
+    def __init__(
+        self,
+        names: Sequence[str],
+        deck: Sequence[str],
+        tiles_per_player: int,
+        expansions: Sequence[str],
+        house_rules: Sequence[str],
+    ) -> None:
+        """Set up a game from checked options; use ``Game.new`` or ``Game.from_record``."""
+        self._names = tuple(names)
+        self._players = len(self._names)
+        self._deck = tuple(deck)
+        self._options = {
+            "tiles_per_player": tiles_per_player,
+            "expansions": list(expansions),
+            "house_rules": list(house_rules),
+        }
+        self._adjacent_hut = "adjacent_hut" in house_rules
+        self._history: list[tuple[_State, Move]] = []
+        s = _State()
+        s.level, s.terrain, s.tile_at, s.building, s.settlement = {}, {}, {}, {}, {}
+        s.own = (_EMPTY,) * self._players
+        s.free = s.sea = s.erupt = _EMPTY
+        s.new_land = s.dirty = None
+        s.land_order = []
+        s.land_count = 0
+        start = STARTING_SUPPLY[:3] + (0,)
+        s.supply = (start,) * self._players
+        s.destroyed = (0,) * self._players
+        s.deck_pos = s.tiles_placed = 0
+        s.eliminated = ()
+        s.result = None
+        s.tile_moves = s.builds = None
+        self._s = s
+        self._start_turn(s, 0)
+
+    @classmethod
+    def new(
+        cls,
+        players: int | Sequence[str] = 2,
+        seed: int | str | None = None,
+        deck: Sequence[str] | None = None,
+        tiles_per_player: int = 12,
+        expansions: Iterable[str] = (),
+        house_rules: Iterable[str] = (),
+    ) -> Game:
+        """Start a game for 2 to 5 players (a count or their names).
+
+        The draw pile is shuffled from ``seed`` unless ``deck`` gives it in draw order.
+        Raises InvalidOption for options that do not exist or do not fit together.
+        """
+        names = _player_names(players)
+        count = len(names)
+        if type(tiles_per_player) is not int or tiles_per_player not in TILES_PER_PLAYER_CHOICES:
+            raise InvalidOption(
+                f"tiles_per_player is {tiles_per_player!r}: choose 12, 18 or 24"
+            )
+        if tiles_per_player != 12 and count != 2:
+            raise InvalidOption(
+                f"{tiles_per_player} tiles per player is for two players only; "
+                f"a {count}-player game uses 12"
+            )
+        rules = _checked_names(house_rules, HOUSE_RULES, "house rule")
+        expansion_list = _checked_expansions(expansions)
+        if deck is None:
+            rng = random.Random(seed)
+            deck = shuffled_deck(count, tiles_per_player, rng, "all_tiles" in rules)
+        else:
+            try:
+                deck = check_deck(deck, count)
+            except ValueError as error:
+                raise InvalidOption(str(error)) from None
+        return cls(names, deck, tiles_per_player, expansion_list, rules)
+
+    # ----------------------------------------------------------------- reading the position
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The players' names, in seat order."""
+        return self._names
+
+    @property
+    def player_count(self) -> int:
+        """Number of seats, eliminated players included."""
+        return self._players
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The record's ``options`` object."""
+        return {key: (list(v) if isinstance(v, list) else v) for key, v in self._options.items()}
+
+    @property
+    def deck(self) -> tuple[str, ...]:
+        """The whole draw pile in draw order (what a record stores)."""
+        return self._deck
+
+    @property
+    def phase(self) -> str:
+        """``"tile"``, ``"build"`` or ``"over"``."""
+        return self._s.phase
+
+    @property
+    def to_move(self) -> int:
+        """Index of the player whose turn it is."""
+        return self._s.to_move
+
+    @property
+    def tile(self) -> str | None:
+        """The drawn tile waiting to be placed, or None outside the tile phase."""
+        return self._s.tile
+
+    @property
+    def result(self) -> Outcome | None:
+        """None while the game runs; then the outcome (equal to the record's result object)."""
+        return self._s.result
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self._s.phase == OVER
+
+    @property
+    def moves(self) -> list[Move]:
+        """Every move played so far."""
+        return [move for _, move in self._history]
+
+    @property
+    def ply(self) -> int:
+        """Number of moves played."""
+        return len(self._history)
+
+    @property
+    def tiles_left(self) -> int:
+        """Tiles still in the draw pile (the drawn tile is no longer in it)."""
+        return len(self._deck) - self._s.deck_pos
+
+    @property
+    def eliminated(self) -> tuple[int, ...]:
+        """Players who could not build, in the order they left the game."""
+        return self._s.eliminated
+
+    def supply(self, player: int) -> dict[str, int]:
+        """Pieces a player still holds: ``{"huts": n, "temples": n, "towers": n, "ships": n}``."""
+        return dict(zip(("huts", "temples", "towers", "ships"), self._s.supply[player], strict=True))
+
+    def destroyed_huts(self, player: int) -> int:
+        """Huts of a player destroyed by eruptions (they count as placed)."""
+        return self._s.destroyed[player]
+
+    def score(self, player: int) -> int:
+        """Board Game Arena's score: 1000 a temple, 100 a tower, 1 a hut placed."""
+        return score(self._s.supply[player])
+
+    def level(self, hex_: int) -> int:
+        """Number of tiles stacked on a hex (0 for sea)."""
+        return self._s.level.get(hex_, 0)
+
+    def terrain(self, hex_: int) -> int | None:
+        """Terrain of the top tile on a hex, None for sea."""
+        return self._s.terrain.get(hex_)
+
+    def tile_index(self, hex_: int) -> int | None:
+        """Placement index of the top tile on a hex (for drawing tile outlines), None for sea."""
+        return self._s.tile_at.get(hex_)
+
+    def building(self, hex_: int) -> tuple[int, str] | None:
+        """``(player, "hut" | "temple" | "tower")`` on a hex, or None."""
+        piece = self._s.building.get(hex_)
+        return None if piece is None else (piece >> 2, BUILDING_NAMES[piece & 3])
+
+    def land(self) -> list[int]:
+        """Every hex of the island, sorted."""
+        return sorted(self._s.level)
+
+    def buildings(self) -> dict[int, tuple[int, str]]:
+        """Every building: hex to ``(player, kind)``."""
+        return {h: (p >> 2, BUILDING_NAMES[p & 3]) for h, p in self._s.building.items()}
+
+    def settlements(self, player: int) -> list[frozenset[int]]:
+        """A player's settlements, each the set of its hexes, ordered by lowest hex."""
+        s = self._s
+        unique = {id(s.settlement[h]): s.settlement[h] for h in s.own[player]}
+        return sorted(unique.values(), key=min)
+
+    # ----------------------------------------------------------------- moves
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the current phase, each exactly once (empty when it is over)."""
+        s = self._s
+        if s.phase == BUILD_PHASE:
+            return list(self._build_moves(s))
+        if s.phase == TILE_PHASE:
+            return list(self._tile_moves(s))
+        return []
+
+    def random_move(self, rng: random.Random) -> Move:
+        """A random legal move, much quicker than choosing from ``legal_moves()``.
+
+        Not uniform: it tries random spots near random land hexes, for playouts.
+        """
+        s = self._s
+        if s.phase == TILE_PHASE:
+            return self._sample_tile_move(s, rng)
+        if s.phase == BUILD_PHASE:
+            return self._sample_build(s, rng)
+        raise IllegalMove("the game is over: there is no move to make")
+
+    def is_legal(self, move: Move | str) -> bool:
+        """Whether a move (or move text) may be played now."""
+        try:
+            return self._legal_form(move) is not None
+        except IllegalMove:
+            return False
+
+    def explain(self, move: Move | str) -> str | None:
+        """Why a move may not be played now, in words, or None if it may."""
+        try:
+            return None if self._legal_form(move) is not None else self._why_illegal(_as_move(move))
+        except IllegalMove as error:
+            return str(error)
+
+    def play(self, move: Move | str) -> None:
+        """Play a move or move text; raise IllegalMove (naming the rule) and change nothing if
+        it is not legal here."""
+        legal = self._legal_form(move)
+        if legal is None:
+            raise IllegalMove(f"{move}: {self._why_illegal(_as_move(move))}")
+        self._apply(legal)
+
+    def undo(self) -> Move:
+        """Take back the last move and return it."""
+        if not self._history:
+            raise IllegalMove("there is no move to take back")
+        self._s, move = self._history.pop()
+        return move
+
+    def copy(self) -> Game:
+        """An independent game in the same position, cheap enough for search."""
+        new = Game.__new__(Game)
+        new._names = self._names
+        new._players = self._players
+        new._deck = self._deck
+        new._options = self._options
+        new._adjacent_hut = self._adjacent_hut
+        new._history = list(self._history)
+        new._s = self._s
+        return new
+
+    # ----------------------------------------------------------------- records
+
+    def to_record(self) -> dict[str, Any]:
+        """The JSON-ready game record of NOTATION.md."""
+        return {
+            "format": "taluva-record/1",
+            "players": list(self._names),
+            "options": self.options,
+            "deck": list(self._deck),
+            "doubles": [],
+            "moves": [str(move) for _, move in self._history],
+            "result": None if self._s.result is None else self._s.result.to_json(),
+        }
+
+    @classmethod
+    def from_record(cls, record: Any) -> Game:
+        """Replay a record (a dict, or JSON text), checking every move; raise InvalidRecord."""
+        from taluva.record import game_from_record
+
+        return game_from_record(record)
+
+    # ----------------------------------------------------------------- text views
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game players={self._players} ply={len(self._history)} phase={self.phase} "
+            f"to_move={self.to_move}>"
+        )
+
+    def __str__(self) -> str:
+        from taluva.text_board import board_text
+
+        return board_text(self)
+
+    # ----------------------------------------------------------------- internals: checking
+
+    def _legal_form(self, move: Move | str) -> Move | None:
+        """The move as the engine plays it if it is legal now, else None."""
+        move = _as_move(move)
+        s = self._s
+        if s.phase == TILE_PHASE:
+            if move[0] == TILE and 0 <= move[2] < 6:
+                code = move[1] * 8 + move[2]
+                if s.tiles_placed == 0:
+                    return TILE_MOVES[code] if move[1] == ORIGIN else None
+                self._sync_placements(s)
+                if code in s.sea or code in s.erupt:
+                    return TILE_MOVES[code]
+            return None
+        if s.phase == BUILD_PHASE and move in self._build_moves(s):
+            return move
+        return None
+
+    def _why_illegal(self, move: Move) -> str:
+        s = self._s
+        if s.phase == OVER:
+            return "the game is over"
+        if s.phase == TILE_PHASE and move[0] != TILE:
+            return f"player {s.to_move + 1} must first place the drawn tile ({s.tile})"
+        if s.phase == BUILD_PHASE and move[0] not in _KIND_OF_BUILD and move[0] != SHIP:
+            return f"player {s.to_move + 1} has placed the tile and must now build"
+        if move[0] == TILE:
+            return self._why_tile_illegal(s, move[1], move[2])
+        return self._why_build_illegal(s, move)
+
+    def _why_tile_illegal(self, s: _State, volcano: int, orientation: int) -> str:
+        if not 0 <= orientation < 6:
+            return f"orientation {orientation} must be from 0 to 5"
+        if s.tiles_placed == 0:
+            return "the first tile of the game goes with its volcano on 0,0"
+        hexes = footprint(volcano, orientation)
+        heights = [s.level.get(h, 0) for h in hexes]
+        if heights == [0, 0, 0]:
+            return sea_placement_problem(hexes, s.level, _EMPTY) or "not a legal placement here"
+        if 0 in heights:
+            sea = format_hex(hexes[heights.index(0)])
+            land = next(h for h in hexes if s.level.get(h, 0))
+            return (
+                f"the tile would overhang: {sea} is sea but {format_hex(land)} is at level "
+                f"{s.level[land]}"
+            )
+        problem = eruption_problem(
+            volcano, orientation, s.level, s.terrain, s.tile_at, s.building, s.settlement
+        )
+        return problem or "not a legal placement here"
+
+    def _why_build_illegal(self, s: _State, move: Move) -> str:
+        player = s.to_move
+        supply = s.supply[player]
+        kind = move[0]
+        needed = {HUT: HUTS, EXPAND: HUTS, TEMPLE: TEMPLES, TOWER: TOWERS, SHIP: SHIPS}[kind]
+        if supply[needed] == 0:
+            return f"player {player + 1} has no {('huts', 'temples', 'towers', 'ships')[needed]} left"
+        if kind == SHIP:
+            return "ships belong to the Ships expansion, which this game does not use"
+        for hex_ in move[3] or (move[1],):
+            where = format_hex(hex_)
+            if hex_ not in s.level:
+                return f"{where} is sea: buildings stand on land"
+            if s.terrain[hex_] == VOLCANO:
+                return f"{where} is a volcano: nothing is built on a volcano"
+            if hex_ in s.building:
+                return f"{where} already holds a building"
+        own = s.own[player]
+        if kind == HUT:
+            if s.level[move[1]] != 1:
+                return (
+                    f"a new settlement is founded on level 1; {format_hex(move[1])} is at "
+                    f"level {s.level[move[1]]}"
+                )
+            near = [h for h in own if move[1] - h in DELTAS]
+            if near:
+                return (
+                    f"{format_hex(move[1])} is next to your building at {format_hex(near[0])}: "
+                    "a new settlement may not touch your own buildings (expand instead)"
+                )
+            return "not a legal hut here"
+        adjacent = {id(s.settlement[h]): s.settlement[h] for h in own if move[1] - h in DELTAS}
+        if kind == EXPAND:
+            return self._why_expansion_illegal(s, move, supply[HUTS])
+        if not adjacent:
+            return f"{format_hex(move[1])} is not next to any settlement of yours"
+        if kind == TEMPLE:
+            if all(len(group) < 3 for group in adjacent.values()):
+                return "a temple needs an adjacent settlement of yours covering at least 3 hexes"
+            return "every adjacent settlement of yours that is large enough already has a temple"
+        if s.level[move[1]] < 3:
+            return f"a tower stands on level 3 or higher; {format_hex(move[1])} is at level " + str(
+                s.level[move[1]]
+            )
+        return "every adjacent settlement of yours already has a tower"
+
+    def _why_expansion_illegal(self, s: _State, move: Move, huts: int) -> str:
+        terrain = move[2]
+        for hex_ in move[3]:
+            if s.terrain[hex_] != terrain:
+                return (
+                    f"{format_hex(hex_)} is {TERRAIN_NAMES[s.terrain[hex_]]}, "
+                    f"not {TERRAIN_NAMES[terrain]}"
+                )
+        player = s.to_move
+        groups = {id(s.settlement[h]): s.settlement[h] for h in s.own[player]}
+        for group in groups.values():
+            reach = _fields(group, s.free, s.terrain, terrain)
+            if reach and set(move[3]) <= reach:
+                if set(move[3]) != reach:
+                    missing = ", ".join(format_hex(h) for h in sorted(reach - set(move[3])))
+                    return (
+                        f"expanding into {TERRAIN_NAMES[terrain]} fills every such hex next to "
+                        f"the settlement: {missing} missing"
+                    )
+                need = sum(s.level[h] for h in reach)
+                return f"this expansion needs {need} huts and player {player + 1} has {huts}"
+        return (
+            f"no settlement of yours reaches exactly these {TERRAIN_NAMES[terrain]} hexes "
+            "(every hex must be next to the same settlement)"
+        )
+
+    # ----------------------------------------------------------------- internals: generation
+
+    def _tile_moves(self, s: _State) -> list[Move]:
+        moves = s.tile_moves
+        if moves is None:
+            if s.tiles_placed == 0:
+                moves = [TILE_MOVES[code] for code in _FIRST_TILE_CODES]
+            else:
+                self._sync_placements(s)
+                moves = [TILE_MOVES[code] for code in chain(s.sea, s.erupt)]
+            s.tile_moves = moves
+        return moves
+
+    def _build_moves(self, s: _State) -> list[Move]:
+        moves = s.builds
+        if moves is None:
+            moves = s.builds = self._generate_builds(s, s.to_move)
+        return moves
+
+    def _sync_placements(self, s: _State) -> None:
+        """Bring the placement sets up to date with the hexes changed since the last time."""
+        level = s.level
+        if s.new_land is not None:
+            sea = set(s.sea)
+            discard = sea.discard
+            new_land = _pending_hexes(s.new_land)
+            for hex_ in new_land:
+                base = hex_ * 8
+                for offset in CODE_OFFSETS_OVER:
+                    discard(base + offset)
+            coast = {h + d for h in new_land for d in DELTAS} - level.keys()
+            add = sea.add
+            for hex_ in coast:
+                base = hex_ * 8
+                for offset, other, third in PLACEMENTS_OVER:
+                    if hex_ + other not in level and hex_ + third not in level:
+                        add(base + offset)
+            s.sea = sea
+            s.new_land = None
+        if s.dirty is not None:
+            erupt = set(s.erupt)
+            terrain = s.terrain
+            for code in {h * 8 + o for h in _pending_hexes(s.dirty) for o in CODE_OFFSETS_OVER}:
+                if terrain.get(code >> 3) == VOLCANO and _eruption_ok(s, code):
+                    erupt.add(code)
+                else:
+                    erupt.discard(code)
+            s.erupt = erupt
+            s.dirty = None
+
+    def _sample_tile_move(self, s: _State, rng: random.Random) -> Move:
+        """A legal placement found by trying random spots around random land hexes."""
+        if s.tiles_placed == 0:
+            return TILE_MOVES[_FIRST_TILE_CODES[int(rng.random() * 6)]]
+        level = s.level
+        land = s.land_order
+        count = s.land_count
+        random_ = rng.random
+        for _ in range(64):
+            hex_ = land[int(random_() * count)]
+            if s.terrain[hex_] == VOLCANO and random_() < 0.5:
+                code = hex_ * 8 + int(random_() * 6)
+                if _eruption_ok(s, code):
+                    return TILE_MOVES[code]
+                continue
+            hex_ += DELTAS[int(random_() * 6)]
+            if hex_ in level:
+                continue
+            offset, other, third = PLACEMENTS_OVER[int(random_() * 18)]
+            if hex_ + other not in level and hex_ + third not in level:
+                return TILE_MOVES[hex_ * 8 + offset]
+        moves = self._tile_moves(s)
+        return moves[int(random_() * len(moves))]
+
+    def _sample_build(self, s: _State, rng: random.Random) -> Move:
+        """A legal build: a new settlement on a random free hex, or a random build that a
+        random settlement of the player allows; the full list when neither turns one up."""
+        random_ = rng.random
+        player = s.to_move
+        own = s.own[player]
+        if s.builds is None:
+            huts, temples, towers, _ships = s.supply[player]
+            if own and random_() < 0.5:
+                hexes = tuple(own)
+                group = s.settlement[hexes[int(random_() * len(hexes))]]
+                options = _settlement_builds(s, group, huts, temples, towers)
+                if options:
+                    return options[int(random_() * len(options))]
+            if huts:
+                found = self._adjacent_hut
+                free = s.free
+                level = s.level
+                land = s.land_order
+                count = s.land_count
+                for _ in range(16):
+                    hex_ = land[int(random_() * count)]
+                    if hex_ in free and level[hex_] == 1 and (
+                        found or not any(hex_ + d in own for d in DELTAS)
+                    ):
+                        return HUT_MOVES[hex_]
+        moves = self._build_moves(s)
+        return moves[int(random_() * len(moves))]
+
+    def _can_build(self, s: _State, player: int) -> bool:
+        """Whether the player has any build, usually decided by the first free hex tried."""
+        if s.supply[player][HUTS]:
+            own = s.own[player]
+            level = s.level
+            found = self._adjacent_hut
+            for hex_ in s.free:
+                if level[hex_] == 1 and (found or not any(hex_ + d in own for d in DELTAS)):
+                    return True
+        return bool(self._build_moves(s))
+
+    def _generate_builds(self, s: _State, player: int) -> list[Move]:
+        huts, temples, towers, _ships = s.supply[player]
+        level = s.level
+        free = s.free
+        own = s.own[player]
+        moves: list[Move] = []
+        if huts:
+            if self._adjacent_hut or not own:
+                moves = [HUT_MOVES[h] for h in free if level[h] == 1]
+            else:
+                near = {h + d for h in own for d in DELTAS}
+                moves = [HUT_MOVES[h] for h in free if level[h] == 1 and h not in near]
+        if own:
+            settlement = s.settlement
+            seen: set[int] = set()
+            builds: set[Move] = set()
+            for start in own:
+                group = settlement[start]
+                if id(group) not in seen:
+                    seen.add(id(group))
+                    builds.update(_settlement_builds(s, group, huts, temples, towers))
+            moves += builds
+        return moves
+
+    # ----------------------------------------------------------------- internals: applying
+
+    def _apply(self, move: Move) -> None:
+        s = self._s
+        n = s.clone()
+        n.tile_moves = None
+        n.builds = None
+        player = s.to_move
+        if move[0] == TILE:
+            self._place_tile(s, n, move[1], move[2], player)
+            if self._can_build(n, player):
+                n.phase = BUILD_PHASE
+            else:
+                self._eliminate(n, player)
+        else:
+            self._build(s, n, move, player)
+            if sum(1 for left in n.supply[player][:3] if left == 0) >= 2:
+                n.phase = OVER
+                n.result = Outcome(
+                    rank_players(n.supply, n.eliminated, player, False), Reason.VICTORY
+                )
+            else:
+                self._start_turn(n, self._next_player(n, player))
+        self._history.append((s, move))
+        self._s = n
+
+    def _place_tile(self, s: _State, n: _State, volcano: int, orientation: int, player: int) -> None:
+        hexes = footprint(volcano, orientation)
+        a, b = hexes[1], hexes[2]
+        terrains = tile_terrains(s.tile or "")
+        level = n.level = s.level.copy()
+        terrain = n.terrain = s.terrain.copy()
+        tile_at = n.tile_at = s.tile_at.copy()
+        height = level.get(volcano, 0)
+        index = s.tiles_placed
+        for hex_, kind in zip(hexes, terrains, strict=True):
+            level[hex_] = height + 1
+            terrain[hex_] = kind
+            tile_at[hex_] = index
+        n.tiles_placed = index + 1
+        n.tile = None
+        n.free = s.free | {a, b}
+        if height == 0:
+            _grow(s, n, hexes)
+            n.new_land = (s.new_land, hexes)
+            n.dirty = (s.dirty, hexes)
+            return
+        dirty: Iterable[int] = hexes
+        covered = [h for h in (a, b) if h in s.building]
+        if covered:
+            building = n.building = s.building.copy()
+            settlement = n.settlement = s.settlement.copy()
+            own = list(s.own)
+            destroyed = list(s.destroyed)
+            for hex_ in covered:
+                owner = building.pop(hex_) >> 2
+                destroyed[owner] += height
+                own[owner] = own[owner] - {hex_}
+            groups = {id(s.settlement[h]): s.settlement[h] for h in covered}.values()
+            for group in groups:
+                for hex_ in group:
+                    settlement.pop(hex_)
+                for part in components(group.difference(covered)):
+                    for hex_ in part:
+                        settlement[hex_] = part
+            n.own = tuple(own)
+            n.destroyed = tuple(destroyed)
+            dirty = set(hexes).union(*groups)
+        n.dirty = (s.dirty, dirty)
+
+    def _build(self, s: _State, n: _State, move: Move, player: int) -> None:
+        kind = _KIND_OF_BUILD[move[0]]
+        hexes = move[3] or (move[1],)
+        piece = player * 4 + kind
+        building = n.building = s.building.copy()
+        for hex_ in hexes:
+            building[hex_] = piece
+        n.free = s.free.difference(hexes)
+        supply = list(s.supply[player])
+        supply[_SUPPLY_INDEX[kind]] -= (
+            sum(s.level[h] for h in hexes) if kind == HUT_KIND else 1
+        )
+        supplies = list(s.supply)
+        supplies[player] = (supply[0], supply[1], supply[2], supply[3])
+        n.supply = tuple(supplies)
+        own = list(s.own)
+        own[player] = own[player].union(hexes)
+        n.own = tuple(own)
+        settlement = n.settlement = s.settlement.copy()
+        joined = set(hexes)
+        small = len(hexes) <= 2
+        for hex_ in hexes:
+            for d in DELTAS:
+                neighbour = hex_ + d
+                if neighbour not in joined and building.get(neighbour, -1) >> 2 == player:
+                    group = settlement[neighbour]
+                    joined |= group
+                    small = small or len(group) <= 2
+        merged = frozenset(joined)
+        for hex_ in merged:
+            settlement[hex_] = merged
+        n.dirty = (s.dirty, merged if small else hexes)
+
+    def _eliminate(self, n: _State, player: int) -> None:
+        n.eliminated = n.eliminated + (player,)
+        standing = [p for p in range(self._players) if p not in n.eliminated]
+        if len(standing) == 1:
+            n.phase = OVER
+            n.tile = None
+            n.result = Outcome(
+                rank_players(n.supply, n.eliminated, standing[0], False), Reason.LAST_STANDING
+            )
+        else:
+            self._start_turn(n, self._next_player(n, player))
+
+    def _next_player(self, n: _State, player: int) -> int:
+        for step in range(1, self._players + 1):
+            candidate = (player + step) % self._players
+            if candidate not in n.eliminated:
+                return candidate
+        return player
+
+    def _start_turn(self, n: _State, player: int) -> None:
+        n.to_move = player
+        if n.deck_pos >= len(self._deck):
+            n.phase = OVER
+            n.tile = None
+            n.result = Outcome(rank_players(n.supply, n.eliminated, None, False), Reason.TILES)
+            return
+        n.tile = self._deck[n.deck_pos]
+        n.deck_pos += 1
+        n.phase = TILE_PHASE
+
+
+def _eruption_ok(s: _State, code: int) -> bool:
+    """Whether an eruption placement is legal (RULES.md, "Volcanic eruption"); the fast twin of
+    ``board.eruption_problem``, which says why not."""
+    volcano = code >> 3
+    level = s.level
+    if s.terrain.get(volcano) != VOLCANO:
+        return False
+    k = code & 7
+    a = volcano + DELTAS[k]
+    b = volcano + NEXT_DELTAS[k]
+    height = level[volcano]
+    if level.get(a) != height or level.get(b) != height:
+        return False
+    tile_at = s.tile_at
+    top = tile_at[volcano]
+    if tile_at[a] == top and tile_at[b] == top:
+        return False
+    building = s.building
+    for hex_ in (a, b):
+        piece = building.get(hex_)
+        if piece is not None and (piece & 3 != HUT_KIND or s.settlement[hex_] <= {a, b}):
+            return False
+    return True
+
+
+def _settlement_builds(
+    s: _State, group: frozenset[int], huts: int, temples: int, towers: int
+) -> list[Move]:
+    """The expansions, temples and towers that one settlement allows (RULES.md, "Building
+    actions"): every hex of a terrain next to it, a temple beside 3+ hexes, a tower on 3+."""
+    free = s.free
+    border = {h + d for h in group for d in DELTAS} & free
+    if not border:
+        return []
+    level = s.level
+    moves = []
+    if huts:
+        terrain = s.terrain
+        fields: dict[int, list[int]] = {}
+        for hex_ in border:
+            fields.setdefault(terrain[hex_], []).append(hex_)
+        for kind, field in fields.items():
+            if len(field) == 1:
+                if level[field[0]] <= huts:
+                    moves.append(Move(EXPAND, field[0], kind, (field[0],)))
+            elif sum(level[h] for h in field) <= huts:
+                field.sort()
+                moves.append(Move(EXPAND, field[0], kind, tuple(field)))
+    if temples or towers:
+        building = s.building
+        kinds = {building[h] & 3 for h in group}
+        if temples and len(group) >= 3 and TEMPLE_KIND not in kinds:
+            moves += [TEMPLE_MOVES[h] for h in border]
+        if towers and TOWER_KIND not in kinds:
+            moves += [TOWER_MOVES[h] for h in border if level[h] >= 3]
+    return moves
+
+
+def _grow(s: _State, n: _State, hexes: tuple[int, ...]) -> None:
+    """Append new land to the shared land list; copy it first if another line of play
+    (after an undo) has already appended past this position."""
+    order = s.land_order
+    if len(order) != s.land_count:
+        order = order[: s.land_count]
+    order.extend(hexes)
+    n.land_order = order
+    n.land_count = s.land_count + len(hexes)
+
+
+def _pending_hexes(chain: _Pending) -> set[int]:
+    hexes: set[int] = set()
+    while chain is not None:
+        chain, part = chain
+        hexes.update(part)
+    return hexes
+
+
+def _as_move(move: Move | str) -> Move:
+    if isinstance(move, Move):
+        return move
+    if isinstance(move, str):
+        return Move.parse(move)
+    raise IllegalMove(f"{move!r} is neither a Move nor move text")
+
+
+def _fields(group: frozenset[int], free: frozenset[int], terrain: dict[int, int], kind: int) -> set[int]:
+    """Buildable hexes of one terrain next to a settlement: what expanding into it fills."""
+    return {h + d for h in group for d in DELTAS if h + d in free and terrain[h + d] == kind}
+
+
+def _player_names(players: int | Sequence[str]) -> tuple[str, ...]:
+    if isinstance(players, int) and not isinstance(players, bool):
+        if not 2 <= players <= 5:
+            raise InvalidOption(f"players is {players}: Taluva is for 2 to 5 players")
+        return tuple(f"Player {i + 1}" for i in range(players))
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise InvalidOption(f"players must be a count or a list of names, not {players!r}")
+    names = tuple(players)
+    if not 2 <= len(names) <= 5:
+        raise InvalidOption(f"{len(names)} players named: Taluva is for 2 to 5 players")
+    for index, name in enumerate(names):
+        if not isinstance(name, str) or not name.strip():
+            raise InvalidOption(f"player {index + 1}'s name {name!r} must be non-empty text")
+    return names
+
+
+def _checked_names(values: Iterable[str], allowed: Sequence[str], what: str) -> list[str]:
+    if isinstance(values, str):
+        values = [values]
+    chosen: list[str] = []
+    for value in values:
+        if value not in allowed:
+            raise InvalidOption(f"unknown {what} {value!r}: choose from {', '.join(allowed)}")
+        if value not in chosen:
+            chosen.append(value)
+    return chosen
+
+
+def _checked_expansions(values: Iterable[str]) -> list[str]:
+    chosen = list([values] if isinstance(values, str) else values)
+    if chosen:
+        raise InvalidOption(
+            f"expansion {chosen[0]!r} is not available yet: this engine plays the base game"
+        )
+    return chosen
+
+
+def _coords_text(hexes: Iterable[int]) -> str:  # pragma: no cover - debugging aid
+    return " ".join(f"{q},{r}" for q, r in map(coords, hexes))
