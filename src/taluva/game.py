@@ -9,6 +9,7 @@ placements) is kept up to date move by move instead of rescanning the board.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import chain
 from typing import Any, Final, Literal
@@ -29,10 +30,11 @@ from taluva.board import (
     sea_placement_problem,
 )
 from taluva.errors import IllegalMove, InvalidOption
-from taluva.hexes import DELTAS, ORIGIN, coords, format_hex
-from taluva.moves import DRAW, EXPAND, HUT, SHIP, TEMPLE, TILE, TOWER, Move
+from taluva.hexes import DELTAS, ORIGIN, format_hex
+from taluva.moves import EXPAND, HUT, SHIP, TEMPLE, TILE, TOWER, Move
 from taluva.outcome import (
     HUTS,
+    PIECE_NAMES,
     SHIPS,
     STARTING_SUPPLY,
     TEMPLES,
@@ -50,6 +52,7 @@ from taluva.tiles import (
     check_deck,
     footprint,
     shuffled_deck,
+    tile_set,
     tile_terrains,
 )
 
@@ -87,6 +90,7 @@ class _State:
         "own",
         "phase",
         "result",
+        "sampled",
         "sea",
         "settlement",
         "supply",
@@ -116,6 +120,7 @@ class _State:
     tiles_placed: int
     eliminated: tuple[int, ...]  # in the order they left the game
     result: Outcome | None
+    sampled: Move | None  # the last move random_move() found legal here
     sea: frozenset[int] | set[int]  # legal sea-level placement codes, up to new_land
     erupt: frozenset[int] | set[int]  # legal eruption codes, up to dirty
     new_land: _Pending  # hexes that became land since `sea` was brought up to date
@@ -140,6 +145,7 @@ class _State:
         new.own = self.own
         new.phase = self.phase
         new.result = self.result
+        new.sampled = None
         new.sea = self.sea
         new.settlement = self.settlement
         new.supply = self.supply
@@ -191,13 +197,13 @@ class Game:
         s.new_land = s.dirty = None
         s.land_order = []
         s.land_count = 0
-        start = STARTING_SUPPLY[:3] + (0,)
+        start = (*STARTING_SUPPLY[:3], 0)
         s.supply = (start,) * self._players
         s.destroyed = (0,) * self._players
         s.deck_pos = s.tiles_placed = 0
         s.eliminated = ()
         s.result = None
-        s.tile_moves = s.builds = None
+        s.tile_moves = s.builds = s.sampled = None
         self._s = s
         self._start_turn(s, 0)
 
@@ -308,7 +314,7 @@ class Game:
 
     def supply(self, player: int) -> dict[str, int]:
         """Pieces a player still holds: ``{"huts": n, "temples": n, "towers": n, "ships": n}``."""
-        return dict(zip(("huts", "temples", "towers", "ships"), self._s.supply[player], strict=True))
+        return dict(zip(PIECE_NAMES, self._s.supply[player], strict=True))
 
     def destroyed_huts(self, player: int) -> int:
         """Huts of a player destroyed by eruptions (they count as placed)."""
@@ -367,10 +373,12 @@ class Game:
         """
         s = self._s
         if s.phase == TILE_PHASE:
-            return self._sample_tile_move(s, rng)
-        if s.phase == BUILD_PHASE:
-            return self._sample_build(s, rng)
-        raise IllegalMove("the game is over: there is no move to make")
+            move = s.sampled = self._sample_tile_move(s, rng)
+        elif s.phase == BUILD_PHASE:
+            move = s.sampled = self._sample_build(s, rng)
+        else:
+            raise IllegalMove("the game is over: there is no move to make")
+        return move
 
     def is_legal(self, move: Move | str) -> bool:
         """Whether a move (or move text) may be played now."""
@@ -389,6 +397,9 @@ class Game:
     def play(self, move: Move | str) -> None:
         """Play a move or move text; raise IllegalMove (naming the rule) and change nothing if
         it is not legal here."""
+        if move is self._s.sampled:
+            self._apply(self._s.sampled)
+            return
         legal = self._legal_form(move)
         if legal is None:
             raise IllegalMove(f"{move}: {self._why_illegal(_as_move(move))}")
@@ -411,6 +422,28 @@ class Game:
         new._adjacent_hut = self._adjacent_hut
         new._history = list(self._history)
         new._s = self._s
+        return new
+
+    def unseen_tiles(self) -> Counter[str]:
+        """Tiles nobody has seen yet: the rest of the draw pile and those left in the box.
+
+        The order of the pile is hidden information; an AI that must not peek draws its
+        guesses from these (``redeal``).
+        """
+        unseen = tile_set(self._players)
+        unseen.subtract(self._deck[: self._s.deck_pos])
+        return +unseen
+
+    def redeal(self, rng: random.Random) -> Game:
+        """A copy whose remaining pile is a random guess drawn from the unseen tiles.
+
+        Same position and history; only the tiles still to come differ. For determinized
+        search (the real order is not looked at).
+        """
+        unseen = sorted(self.unseen_tiles().elements())
+        rng.shuffle(unseen)
+        new = self.copy()
+        new._deck = self._deck[: self._s.deck_pos] + tuple(unseen[: self.tiles_left])
         return new
 
     # ----------------------------------------------------------------- records
@@ -505,7 +538,7 @@ class Game:
         kind = move[0]
         needed = {HUT: HUTS, EXPAND: HUTS, TEMPLE: TEMPLES, TOWER: TOWERS, SHIP: SHIPS}[kind]
         if supply[needed] == 0:
-            return f"player {player + 1} has no {('huts', 'temples', 'towers', 'ships')[needed]} left"
+            return f"player {player + 1} has no {PIECE_NAMES[needed]} left"
         if kind == SHIP:
             return "ships belong to the Ships expansion, which this game does not use"
         for hex_ in move[3] or (move[1],):
@@ -735,7 +768,9 @@ class Game:
         self._history.append((s, move))
         self._s = n
 
-    def _place_tile(self, s: _State, n: _State, volcano: int, orientation: int, player: int) -> None:
+    def _place_tile(
+        self, s: _State, n: _State, volcano: int, orientation: int, player: int
+    ) -> None:
         hexes = footprint(volcano, orientation)
         a, b = hexes[1], hexes[2]
         terrains = tile_terrains(s.tile or "")
@@ -813,7 +848,7 @@ class Game:
         n.dirty = (s.dirty, merged if small else hexes)
 
     def _eliminate(self, n: _State, player: int) -> None:
-        n.eliminated = n.eliminated + (player,)
+        n.eliminated = (*n.eliminated, player)
         standing = [p for p in range(self._players) if p not in n.eliminated]
         if len(standing) == 1:
             n.phase = OVER
@@ -928,7 +963,9 @@ def _as_move(move: Move | str) -> Move:
     raise IllegalMove(f"{move!r} is neither a Move nor move text")
 
 
-def _fields(group: frozenset[int], free: frozenset[int], terrain: dict[int, int], kind: int) -> set[int]:
+def _fields(
+    group: frozenset[int], free: frozenset[int], terrain: dict[int, int], kind: int
+) -> set[int]:
     """Buildable hexes of one terrain next to a settlement: what expanding into it fills."""
     return {h + d for h in group for d in DELTAS if h + d in free and terrain[h + d] == kind}
 
@@ -968,7 +1005,3 @@ def _checked_expansions(values: Iterable[str]) -> list[str]:
             f"expansion {chosen[0]!r} is not available yet: this engine plays the base game"
         )
     return chosen
-
-
-def _coords_text(hexes: Iterable[int]) -> str:  # pragma: no cover - debugging aid
-    return " ".join(f"{q},{r}" for q, r in map(coords, hexes))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from operator import itemgetter
 from typing import Any, Final
 
@@ -54,7 +55,7 @@ class Move(tuple[str, int, int, tuple[int, ...], str]):
     ) -> Move:
         return tuple.__new__(cls, (kind, hex_, arg, hexes, tile))
 
-    def __getnewargs__(self) -> tuple[Any, ...]:  # type: ignore[override]
+    def __getnewargs__(self) -> tuple[Any, ...]:
         return tuple(self)
 
     @property
@@ -151,11 +152,12 @@ def _parse_double(args: list[str]) -> Move:
     _arity(args, 3, "'double XY Q,R K' with XY one of " + " ".join(DOUBLE_HEX_TILES))
     code = args[0].upper()
     if code not in DOUBLE_HEX_TILES:
-        raise ValueError(f"{args[0]!r} is not a double-hex tile: one of {' '.join(DOUBLE_HEX_TILES)}")
+        choices = " ".join(DOUBLE_HEX_TILES)
+        raise ValueError(f"{args[0]!r} is not a double-hex tile: one of {choices}")
     return Move.place_double(code, parse_hex(args[1]), _orientation(args[2]))
 
 
-def _single_hex(kind: str) -> Any:
+def _single_hex(kind: str) -> Callable[[list[str]], Move]:
     def parse(args: list[str]) -> Move:
         _arity(args, 1, f"'{kind} Q,R' (one hex)")
         return Move(kind, parse_hex(args[0]))
@@ -175,7 +177,7 @@ def _parse_expand(args: list[str]) -> Move:
     return Move.expand(terrain, hexes)
 
 
-_PARSERS: Final = {
+_PARSERS: Final[dict[str, Callable[[list[str]], Move]]] = {
     TILE: _parse_tile,
     DRAW: _parse_draw,
     DOUBLE: _parse_double,

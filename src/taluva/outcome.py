@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any, Final
 
 HUTS: Final = 0
@@ -16,7 +16,7 @@ STARTING_SUPPLY: Final = (20, 3, 2, 2)
 """Pieces per player: huts, temples, towers, ships (ships only with the Ships expansion)."""
 
 
-class Reason(str, Enum):
+class Reason(StrEnum):
     """Why the game ended, as written in a record's ``result.reason``."""
 
     VICTORY = "victory"

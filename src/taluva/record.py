@@ -75,7 +75,9 @@ def game_from_record(record: Any, *, source: str = "record") -> Game:
             raise InvalidRecord(f"{source}: {error}") from None
         if outcome != game.result:
             actual = "the game is not over" if game.result is None else f"it is {dict(game.result)}"
-            raise InvalidRecord(f"{source}: result says {dict(outcome)} but after the moves {actual}")
+            raise InvalidRecord(
+                f"{source}: result says {dict(outcome)} but after the moves {actual}"
+            )
     return game
 
 
