@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from taluva.hexes import DELTAS, format_hex
-from taluva.moves import HUT, SHIP, TEMPLE, TILE, TOWER, Move
+from taluva.hexes import DELTAS, coords, format_hex, hex_at
+from taluva.moves import DRAW, HUT, SHIP, TEMPLE, TILE, TOWER, Move
+from taluva.settlements import components
 from taluva.tiles import TERRAIN_NAMES, VOLCANO
 
 HUT_KIND: Final = 0
@@ -43,6 +44,15 @@ PLACEMENTS_OVER: Final = _containing()
 
 CODE_OFFSETS_OVER: Final = tuple(row[0] for row in PLACEMENTS_OVER)
 
+PAIRS_OVER: Final = tuple(
+    row for k in range(6) for row in ((k, DELTAS[k]), (-DELTAS[k] * 8 + k, -DELTAS[k]))
+)
+"""12 rows ``(code offset, other hex offset)`` of the double-hex placements over a hex:
+``code = h * 8 + offset`` with ``X`` on ``code >> 3`` and ``Y`` next to it in direction
+``code & 7``."""
+
+PAIR_OFFSETS_OVER: Final = tuple(row[0] for row in PAIRS_OVER)
+
 
 class _TileMoves(dict[int, Move]):
     """Interned tile moves by placement code, made on first use."""
@@ -64,57 +74,106 @@ class _HexMoves(dict[int, Move]):
         return move
 
 
+class _DoubleMoves(dict[tuple[str, int], Move]):
+    """Interned double-hex moves by (tile code, placement code), made on first use."""
+
+    def __missing__(self, key: tuple[str, int]) -> Move:
+        code, placement = key
+        move = self[key] = Move.place_double(code, placement >> 3, placement & 7)
+        return move
+
+
 TILE_MOVES: Final = _TileMoves()
+DOUBLE_MOVES: Final = _DoubleMoves()
+DRAW_MOVE: Final = Move(DRAW)
 HUT_MOVES: Final = _HexMoves(HUT)
 TEMPLE_MOVES: Final = _HexMoves(TEMPLE)
 TOWER_MOVES: Final = _HexMoves(TOWER)
 SHIP_MOVES: Final = _HexMoves(SHIP)
 
 
-def eruption_problem(
-    volcano: int,
-    orientation: int,
+def enclosed_sea(level: Mapping[int, int]) -> list[frozenset[int]]:
+    """Lagoons: groups of sea hexes the island encloses completely, ordered by lowest hex.
+
+    Sea reachable from the edge of a box one hex larger than the island is open sea; what
+    remains inside the box is enclosed.
+    """
+    points = [coords(h) for h in level]
+    q_low = min(q for q, _ in points) - 1
+    q_high = max(q for q, _ in points) + 1
+    r_low = min(r for _, r in points) - 1
+    r_high = max(r for _, r in points) + 1
+    box = {
+        hex_at(q, r)
+        for q in range(q_low, q_high + 1)
+        for r in range(r_low, r_high + 1)
+        if hex_at(q, r) not in level
+    }
+    queue = [h for h in box if coords(h)[0] in (q_low, q_high) or coords(h)[1] in (r_low, r_high)]
+    box.difference_update(queue)
+    for hex_ in queue:
+        for d in DELTAS:
+            if hex_ + d in box:
+                box.discard(hex_ + d)
+                queue.append(hex_ + d)
+    return components(box)
+
+
+def placement_problem(
+    hexes: tuple[int, ...],
+    terrains: tuple[int, ...],
+    first: bool,
     level: Mapping[int, int],
-    terrain: Mapping[int, int],
     tile_at: Mapping[int, int],
+    terrain: Mapping[int, int],
     building: Mapping[int, int],
     settlement: Mapping[int, frozenset[int]],
+    blocked: frozenset[int],
 ) -> str | None:
-    """Why a tile may not erupt here (None if it may): RULES.md, "Volcanic eruption"."""
-    a, b = volcano + DELTAS[orientation], volcano + NEXT_DELTAS[orientation]
-    height = level[volcano]
-    if terrain[volcano] != VOLCANO:
+    """Why a tile (three hexes, or two for a double-hex tile) may not go on these hexes, in
+    words, or None if the island allows it: RULES.md, "sea level" and "Volcanic eruption"."""
+    volcanoes = [h for h, kind in zip(hexes, terrains, strict=True) if kind == VOLCANO]
+    if first:
+        anchor = volcanoes[0] if volcanoes else None
+        if anchor != 0 and (volcanoes or 0 not in hexes):
+            return "the first tile of the game goes with its volcano on 0,0"
+        return None
+    heights = [level.get(h, 0) for h in hexes]
+    if not any(heights):
+        for hex_ in hexes:
+            if hex_ in blocked:
+                return f"{format_hex(hex_)} is in a lagoon that holds a ship: no tile may cover it"
+        if not any(h + d in level for h in hexes for d in DELTAS):
+            return "the tile does not touch the island: one of its hexes must share an edge with it"
+        return None
+    if 0 in heights:
+        sea = format_hex(hexes[heights.index(0)])
+        land = next(h for h in hexes if level.get(h, 0))
         return (
-            f"the volcano would lie on {TERRAIN_NAMES[terrain[volcano]]} at "
-            f"{format_hex(volcano)}: an eruption must cover a volcano"
+            f"the tile would overhang: {sea} is sea but {format_hex(land)} is at level "
+            f"{level[land]}"
         )
-    for hex_ in (a, b):
-        if level.get(hex_, 0) != height:
-            return (
-                f"the hexes below are not at one level: {format_hex(volcano)} is at level "
-                f"{height}, {format_hex(hex_)} at level {level.get(hex_, 0)}"
-            )
-    if tile_at[volcano] == tile_at[a] == tile_at[b]:
+    if len(set(heights)) > 1:
+        low, high = min(heights), max(heights)
+        return (
+            f"the hexes below are not at one level: {format_hex(hexes[heights.index(low)])} is "
+            f"at level {low}, {format_hex(hexes[heights.index(high)])} at level {high}"
+        )
+    if not volcanoes:
+        return "a tile without a volcano only goes on sea level"
+    if not any(terrain[h] == VOLCANO for h in volcanoes):
+        below = volcanoes[0]
+        return (
+            f"the volcano would lie on {TERRAIN_NAMES[terrain[below]]} at {format_hex(below)}: "
+            "an eruption must cover a volcano"
+        )
+    if len({tile_at[h] for h in hexes}) == 1:
         return "the tile would lie exactly on a single tile: turn it to cover at least two tiles"
-    for hex_ in (a, b):
+    for hex_ in hexes:
         piece = building.get(hex_)
         if piece is not None and piece & 3 != HUT_KIND:
             return f"the tile would cover the {BUILDING_NAMES[piece & 3]} at {format_hex(hex_)}"
-    for hex_ in (a, b):
-        if hex_ in building and settlement[hex_] <= {a, b}:
-            return (
-                f"the tile would destroy every building of the settlement at {format_hex(hex_)}"
-            )
-    return None
-
-
-def sea_placement_problem(
-    hexes: tuple[int, ...], level: Mapping[int, int], blocked: frozenset[int]
-) -> str | None:
-    """Why a tile may not go on sea level here (None if it may): RULES.md, "sea level"."""
     for hex_ in hexes:
-        if hex_ in blocked:
-            return f"{format_hex(hex_)} is in a lagoon that holds a ship"
-    if not any(hex_ + d in level for hex_ in hexes for d in DELTAS):
-        return "the tile does not touch the island: one of its hexes must share an edge with it"
+        if hex_ in building and settlement[hex_] <= set(hexes):
+            return f"the tile would destroy every building of the settlement at {format_hex(hex_)}"
     return None

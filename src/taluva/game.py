@@ -17,21 +17,26 @@ from typing import Any, Final, Literal
 from taluva.board import (
     BUILDING_NAMES,
     CODE_OFFSETS_OVER,
+    DOUBLE_MOVES,
+    DRAW_MOVE,
     HUT_KIND,
     HUT_MOVES,
     NEXT_DELTAS,
+    PAIR_OFFSETS_OVER,
+    PAIRS_OVER,
     PLACEMENTS_OVER,
+    SHIP_MOVES,
     TEMPLE_KIND,
     TEMPLE_MOVES,
     TILE_MOVES,
     TOWER_KIND,
     TOWER_MOVES,
-    eruption_problem,
-    sea_placement_problem,
+    enclosed_sea,
+    placement_problem,
 )
 from taluva.errors import IllegalMove, InvalidOption
 from taluva.hexes import DELTAS, ORIGIN, format_hex
-from taluva.moves import EXPAND, HUT, SHIP, TEMPLE, TILE, TOWER, Move
+from taluva.moves import DOUBLE, DRAW, EXPAND, HUT, SHIP, TEMPLE, TILE, TILE_KINDS, TOWER, Move
 from taluva.outcome import (
     HUTS,
     PIECE_NAMES,
@@ -46,15 +51,20 @@ from taluva.outcome import (
 )
 from taluva.settlements import components
 from taluva.tiles import (
+    DOUBLE_HEX_TILES,
     TERRAIN_NAMES,
     TILES_PER_PLAYER_CHOICES,
     VOLCANO,
     check_deck,
+    double_footprint,
+    double_terrains,
     footprint,
     shuffled_deck,
+    shuffled_doubles,
     tile_set,
     tile_terrains,
 )
+from taluva.zones import ZONES
 
 Phase = Literal["tile", "build", "over"]
 TILE_PHASE: Final = "tile"
@@ -62,11 +72,12 @@ BUILD_PHASE: Final = "build"
 OVER: Final = "over"
 
 HOUSE_RULES: Final = ("adjacent_hut", "all_tiles")
-EXPANSIONS: Final = ("ships", "double_hex", "board:<zone>")
+EXPANSIONS: Final = ("ships", "double_hex", *(f"board:{name}" for name in ZONES))
 _EMPTY: Final[frozenset[int]] = frozenset()
 _Pending = tuple[Any, Iterable[int]] | None
 """Hexes changed since a cache was last brought up to date, as a chain ``(older, hexes)``."""
 _FIRST_TILE_CODES: Final = tuple(ORIGIN * 8 + k for k in range(6))
+_SYMMETRIC_DOUBLES: Final = frozenset({"VV", "JJ"})
 _KIND_OF_BUILD: Final = {HUT: HUT_KIND, EXPAND: HUT_KIND, TEMPLE: TEMPLE_KIND, TOWER: TOWER_KIND}
 _SUPPLY_INDEX: Final = {HUT_KIND: HUTS, TEMPLE_KIND: TEMPLES, TOWER_KIND: TOWERS}
 
@@ -75,16 +86,22 @@ class _State:
     """One position. Never changed once a move has been played from it, except for caches."""
 
     __slots__ = (
+        "blocked",
         "building",
         "builds",
         "deck_pos",
         "destroyed",
         "dirty",
+        "doubles_left",
+        "doubles_taken",
         "eliminated",
         "erupt",
         "free",
+        "lagoons",
         "land_count",
+        "land_edges",
         "land_order",
+        "land_triangles",
         "level",
         "new_land",
         "own",
@@ -92,7 +109,9 @@ class _State:
         "result",
         "sampled",
         "sea",
+        "sea2",
         "settlement",
+        "ships",
         "supply",
         "terrain",
         "tile",
@@ -111,6 +130,13 @@ class _State:
     free: frozenset[int]  # buildable hexes: land, not volcano, no piece
     land_order: list[int]  # land hexes in the order they rose from the sea (shared, see _grow)
     land_count: int  # how many of land_order belong to this position
+    land_edges: int  # pairs of neighbouring land hexes (Ships: counts lagoons, see _grow)
+    land_triangles: int  # triples of mutually neighbouring land hexes
+    lagoons: list[frozenset[int]] | None  # enclosed sea areas, found when first needed
+    ships: dict[int, int]  # lowest hex of a lagoon holding a ship: its owner
+    blocked: frozenset[int]  # hexes of lagoons that hold a ship: no tile may cover them
+    doubles_left: tuple[str, ...]  # face-up double-hex tiles nobody has taken yet
+    doubles_taken: tuple[int, ...]  # per player: double-hex tiles taken
     supply: tuple[tuple[int, int, int, int], ...]  # per player: huts, temples, towers, ships
     destroyed: tuple[int, ...]  # per player: huts destroyed by eruptions
     to_move: int
@@ -123,6 +149,7 @@ class _State:
     sampled: Move | None  # the last move random_move() found legal here
     sea: frozenset[int] | set[int]  # legal sea-level placement codes, up to new_land
     erupt: frozenset[int] | set[int]  # legal eruption codes, up to dirty
+    sea2: frozenset[int] | set[int]  # legal sea-level double-hex codes (hex * 8 + k)
     new_land: _Pending  # hexes that became land since `sea` was brought up to date
     dirty: _Pending  # hexes whose eruption placements may have changed since then
     tile_moves: list[Move] | None
@@ -130,16 +157,22 @@ class _State:
 
     def clone(self) -> _State:
         new = _State.__new__(_State)
+        new.blocked = self.blocked
         new.building = self.building
         new.builds = self.builds
         new.deck_pos = self.deck_pos
         new.destroyed = self.destroyed
         new.dirty = self.dirty
+        new.doubles_left = self.doubles_left
+        new.doubles_taken = self.doubles_taken
         new.eliminated = self.eliminated
         new.erupt = self.erupt
         new.free = self.free
+        new.lagoons = self.lagoons
         new.land_count = self.land_count
+        new.land_edges = self.land_edges
         new.land_order = self.land_order
+        new.land_triangles = self.land_triangles
         new.level = self.level
         new.new_land = self.new_land
         new.own = self.own
@@ -147,7 +180,9 @@ class _State:
         new.result = self.result
         new.sampled = None
         new.sea = self.sea
+        new.sea2 = self.sea2
         new.settlement = self.settlement
+        new.ships = self.ships
         new.supply = self.supply
         new.terrain = self.terrain
         new.tile = self.tile
@@ -169,7 +204,20 @@ class Game:
     ['hut 0,-1', 'hut 1,-1']
     """
 
-    __slots__ = ("_adjacent_hut", "_deck", "_history", "_names", "_options", "_players", "_s")
+    __slots__ = (
+        "_adjacent_hut",
+        "_deck",
+        "_double_hex",
+        "_doubles",
+        "_expansions",
+        "_history",
+        "_names",
+        "_options",
+        "_players",
+        "_s",
+        "_ships",
+        "_zone",
+    )
 
     def __init__(
         self,
@@ -178,26 +226,37 @@ class Game:
         tiles_per_player: int,
         expansions: Sequence[str],
         house_rules: Sequence[str],
+        doubles: Sequence[str] = (),
     ) -> None:
         """Set up a game from checked options; use ``Game.new`` or ``Game.from_record``."""
         self._names = tuple(names)
         self._players = len(self._names)
         self._deck = tuple(deck)
+        self._doubles = tuple(doubles)
+        self._expansions = tuple(expansions)
         self._options = {
             "tiles_per_player": tiles_per_player,
             "expansions": list(expansions),
             "house_rules": list(house_rules),
         }
         self._adjacent_hut = "adjacent_hut" in house_rules
+        self._ships = "ships" in expansions
+        self._double_hex = "double_hex" in expansions
+        zones = [ZONES[e.partition(":")[2]] for e in expansions if e.startswith("board:")]
+        self._zone = zones[0] if zones else None
         self._history: list[tuple[_State, Move]] = []
         s = _State()
         s.level, s.terrain, s.tile_at, s.building, s.settlement = {}, {}, {}, {}, {}
         s.own = (_EMPTY,) * self._players
-        s.free = s.sea = s.erupt = _EMPTY
+        s.free = s.sea = s.sea2 = s.erupt = s.blocked = _EMPTY
         s.new_land = s.dirty = None
         s.land_order = []
-        s.land_count = 0
-        start = (*STARTING_SUPPLY[:3], 0)
+        s.land_count = s.land_edges = s.land_triangles = 0
+        s.lagoons = None
+        s.ships = {}
+        s.doubles_left = self._doubles
+        s.doubles_taken = (0,) * self._players
+        start = (*STARTING_SUPPLY[:3], STARTING_SUPPLY[SHIPS] if self._ships else 0)
         s.supply = (start,) * self._players
         s.destroyed = (0,) * self._players
         s.deck_pos = s.tiles_placed = 0
@@ -216,18 +275,18 @@ class Game:
         tiles_per_player: int = 12,
         expansions: Iterable[str] = (),
         house_rules: Iterable[str] = (),
+        doubles: Sequence[str] | None = None,
     ) -> Game:
         """Start a game for 2 to 5 players (a count or their names).
 
-        The draw pile is shuffled from ``seed`` unless ``deck`` gives it in draw order.
-        Raises InvalidOption for options that do not exist or do not fit together.
+        The draw pile (and, with Double-Hex tiles, the face-up double-hex tiles) are shuffled
+        from ``seed`` unless ``deck`` (draw order) and ``doubles`` give them. Raises
+        InvalidOption for options that do not exist or do not fit together.
         """
         names = _player_names(players)
         count = len(names)
         if type(tiles_per_player) is not int or tiles_per_player not in TILES_PER_PLAYER_CHOICES:
-            raise InvalidOption(
-                f"tiles_per_player is {tiles_per_player!r}: choose 12, 18 or 24"
-            )
+            raise InvalidOption(f"tiles_per_player is {tiles_per_player!r}: choose 12, 18 or 24")
         if tiles_per_player != 12 and count != 2:
             raise InvalidOption(
                 f"{tiles_per_player} tiles per player is for two players only; "
@@ -235,15 +294,23 @@ class Game:
             )
         rules = _checked_names(house_rules, HOUSE_RULES, "house rule")
         expansion_list = _checked_expansions(expansions)
+        rng = random.Random(seed)
         if deck is None:
-            rng = random.Random(seed)
             deck = shuffled_deck(count, tiles_per_player, rng, "all_tiles" in rules)
         else:
             try:
                 deck = check_deck(deck, count)
             except ValueError as error:
                 raise InvalidOption(str(error)) from None
-        return cls(names, deck, tiles_per_player, expansion_list, rules)
+        if "double_hex" not in expansion_list:
+            if doubles:
+                raise InvalidOption("face-up double-hex tiles need the double_hex expansion")
+            doubles = ()
+        elif doubles is None:
+            doubles = shuffled_doubles(count, rng)
+        else:
+            doubles = _checked_doubles(doubles, count)
+        return cls(names, deck, tiles_per_player, expansion_list, rules, doubles)
 
     # ----------------------------------------------------------------- reading the position
 
@@ -355,6 +422,45 @@ class Game:
         unique = {id(s.settlement[h]): s.settlement[h] for h in s.own[player]}
         return sorted(unique.values(), key=min)
 
+    @property
+    def expansions(self) -> tuple[str, ...]:
+        """The expansions this game plays with (``ships``, ``double_hex``, ``board:<zone>``)."""
+        return tuple(self._expansions)
+
+    @property
+    def zone(self) -> str | None:
+        """Name of the board zone the island must grow in (Game Board expansion), or None."""
+        return None if self._zone is None else self._zone.name
+
+    @property
+    def doubles(self) -> tuple[str, ...]:
+        """Face-up double-hex tiles still to be taken (Double-Hex expansion)."""
+        return self._s.doubles_left
+
+    @property
+    def face_up_doubles(self) -> tuple[str, ...]:
+        """The double-hex tiles laid face up at setup (what a record stores)."""
+        return self._doubles
+
+    def doubles_taken(self, player: int) -> int:
+        """How many double-hex tiles a player has taken (at most two)."""
+        return self._s.doubles_taken[player]
+
+    def ships(self) -> dict[int, int]:
+        """Every ship: the lowest hex of its lagoon mapped to its owner."""
+        return dict(self._s.ships)
+
+    def ship_at(self, hex_: int) -> int | None:
+        """Owner of the ship in the lagoon containing ``hex_``, or None."""
+        for lagoon in self.lagoons():
+            if hex_ in lagoon:
+                return self._s.ships.get(min(lagoon))
+        return None
+
+    def lagoons(self) -> list[frozenset[int]]:
+        """Sea areas the island encloses completely, ordered by lowest hex (Ships expansion)."""
+        return list(self._lagoons(self._s))
+
     # ----------------------------------------------------------------- moves
 
     def legal_moves(self) -> list[Move]:
@@ -455,7 +561,7 @@ class Game:
             "players": list(self._names),
             "options": self.options,
             "deck": list(self._deck),
-            "doubles": [],
+            "doubles": list(self._doubles),
             "moves": [str(move) for _, move in self._history],
             "result": None if self._s.result is None else self._s.result.to_json(),
         }
@@ -486,61 +592,95 @@ class Game:
         """The move as the engine plays it if it is legal now, else None."""
         move = _as_move(move)
         s = self._s
+        kind = move[0]
         if s.phase == TILE_PHASE:
-            if move[0] == TILE and 0 <= move[2] < 6:
+            if s.tile is None:
+                return move if kind != TILE and move in self._tile_moves(s) else None
+            if kind == TILE and 0 <= move[2] < 6:
                 code = move[1] * 8 + move[2]
                 if s.tiles_placed == 0:
-                    return TILE_MOVES[code] if move[1] == ORIGIN else None
+                    return TILE_MOVES[code] if code in _FIRST_TILE_CODES else None
                 self._sync_placements(s)
                 if code in s.sea or code in s.erupt:
                     return TILE_MOVES[code]
             return None
-        if s.phase == BUILD_PHASE and move in self._build_moves(s):
-            return move
+        if s.phase == BUILD_PHASE:
+            if kind == SHIP:
+                lagoon = self._lagoon_of(s, move[1])
+                if lagoon is None:
+                    return None
+                move = SHIP_MOVES[min(lagoon)]
+            if move in self._build_moves(s):
+                return move
         return None
 
     def _why_illegal(self, move: Move) -> str:
         s = self._s
+        kind = move[0]
+        who = f"player {s.to_move + 1}"
         if s.phase == OVER:
             return "the game is over"
-        if s.phase == TILE_PHASE and move[0] != TILE:
-            return f"player {s.to_move + 1} must first place the drawn tile ({s.tile})"
-        if s.phase == BUILD_PHASE and move[0] not in _KIND_OF_BUILD and move[0] != SHIP:
-            return f"player {s.to_move + 1} has placed the tile and must now build"
-        if move[0] == TILE:
-            return self._why_tile_illegal(s, move[1], move[2])
-        return self._why_build_illegal(s, move)
+        if s.phase == BUILD_PHASE:
+            if kind in TILE_KINDS:
+                return f"{who} has placed a tile and must now build"
+            return self._why_build_illegal(s, move)
+        if kind not in TILE_KINDS:
+            return f"{who} must place a tile before building"
+        if s.tile is None:
+            if kind == TILE:
+                return f"{who} must first draw a tile or take a face-up double-hex tile"
+            if kind == DRAW:
+                return "the draw pile is empty: take a face-up double-hex tile"
+            return self._why_double_illegal(s, move)
+        if kind == DRAW:
+            if self._double_hex:
+                return f"{who} has drawn already: place the drawn tile ({s.tile})"
+            return "the engine draws the tile: 'draw' is a move of the Double-Hex expansion only"
+        if kind == DOUBLE:
+            if not self._double_hex:
+                return "this game is played without the Double-Hex expansion"
+            if s.doubles_taken[s.to_move]:
+                return (
+                    f"{who} has taken a double-hex tile already "
+                    "(a second one only once the pile is empty)"
+                )
+            return f"{who} has drawn {s.tile}: a double-hex tile is taken instead of drawing"
+        hexes = footprint(move[1], move[2])
+        return self._placement_problem(s, hexes, tile_terrains(s.tile)) or "not a legal placement"
 
-    def _why_tile_illegal(self, s: _State, volcano: int, orientation: int) -> str:
-        if not 0 <= orientation < 6:
-            return f"orientation {orientation} must be from 0 to 5"
-        if s.tiles_placed == 0:
-            return "the first tile of the game goes with its volcano on 0,0"
-        hexes = footprint(volcano, orientation)
-        heights = [s.level.get(h, 0) for h in hexes]
-        if heights == [0, 0, 0]:
-            return sea_placement_problem(hexes, s.level, _EMPTY) or "not a legal placement here"
-        if 0 in heights:
-            sea = format_hex(hexes[heights.index(0)])
-            land = next(h for h in hexes if s.level.get(h, 0))
+    def _why_double_illegal(self, s: _State, move: Move) -> str:
+        code = move[4]
+        if code not in s.doubles_left:
+            return f"{code} is not among the face-up double-hex tiles ({' '.join(s.doubles_left)})"
+        hexes = double_footprint(move[1], move[2])
+        problem = self._placement_problem(s, hexes, double_terrains(code))
+        return problem or "not a legal placement"
+
+    def _placement_problem(
+        self, s: _State, hexes: tuple[int, ...], terrains: tuple[int, ...]
+    ) -> str | None:
+        if self._zone is not None and not self._zone.allows(hexes):
+            out = self._zone.corners_out(hexes)
             return (
-                f"the tile would overhang: {sea} is sea but {format_hex(land)} is at level "
-                f"{s.level[land]}"
+                f"the tile would stick out of the {self._zone.title} zone by {out} corners "
+                "(at most 2 may)"
             )
-        problem = eruption_problem(
-            volcano, orientation, s.level, s.terrain, s.tile_at, s.building, s.settlement
+        return placement_problem(
+            hexes, terrains, s.tiles_placed == 0, s.level, s.tile_at, s.terrain, s.building,
+            s.settlement, s.blocked,
         )
-        return problem or "not a legal placement here"
 
     def _why_build_illegal(self, s: _State, move: Move) -> str:
         player = s.to_move
         supply = s.supply[player]
         kind = move[0]
         needed = {HUT: HUTS, EXPAND: HUTS, TEMPLE: TEMPLES, TOWER: TOWERS, SHIP: SHIPS}[kind]
+        if kind == SHIP and not self._ships:
+            return "ships belong to the Ships expansion, which this game does not use"
         if supply[needed] == 0:
             return f"player {player + 1} has no {PIECE_NAMES[needed]} left"
         if kind == SHIP:
-            return "ships belong to the Ships expansion, which this game does not use"
+            return self._why_ship_illegal(s, move[1], player)
         for hex_ in move[3] or (move[1],):
             where = format_hex(hex_)
             if hex_ not in s.level:
@@ -578,6 +718,20 @@ class Game:
             )
         return "every adjacent settlement of yours already has a tower"
 
+    def _why_ship_illegal(self, s: _State, hex_: int, player: int) -> str:
+        where = format_hex(hex_)
+        if hex_ in s.level:
+            return f"{where} is land: a ship goes into a lagoon"
+        lagoon = self._lagoon_of(s, hex_)
+        if lagoon is None:
+            return f"{where} is open sea, not a lagoon: the island must enclose it completely"
+        if min(lagoon) in s.ships:
+            return f"the lagoon at {format_hex(min(lagoon))} already holds a ship"
+        own = s.own[player]
+        if not any(h + d in own for h in lagoon for d in DELTAS):
+            return f"the lagoon at {format_hex(min(lagoon))} does not touch a settlement of yours"
+        return "not a legal ship here"
+
     def _why_expansion_illegal(self, s: _State, move: Move, huts: int) -> str:
         terrain = move[2]
         for hex_ in move[3]:
@@ -609,12 +763,55 @@ class Game:
     def _tile_moves(self, s: _State) -> list[Move]:
         moves = s.tile_moves
         if moves is None:
-            if s.tiles_placed == 0:
+            if s.tile is None:
+                moves = [DRAW_MOVE] if s.deck_pos < len(self._deck) else []
+                moves += self._double_moves(s)
+            elif s.tiles_placed == 0:
                 moves = [TILE_MOVES[code] for code in _FIRST_TILE_CODES]
             else:
                 self._sync_placements(s)
                 moves = [TILE_MOVES[code] for code in chain(s.sea, s.erupt)]
             s.tile_moves = moves
+        return moves
+
+    def _double_moves(self, s: _State) -> list[Move]:
+        """Every placement of every face-up double-hex tile (RULES.md, "Double-Hex tiles")."""
+        codes = s.doubles_left
+        if s.tiles_placed == 0:
+            return [Move.place_double(code, ORIGIN, k) for code in codes for k in range(6)]
+        self._sync_placements(s)
+        moves = []
+        symmetric = [code for code in codes if code in _SYMMETRIC_DOUBLES]
+        asymmetric = [code for code in codes if code not in _SYMMETRIC_DOUBLES]
+        for placement in s.sea2:
+            moves += [DOUBLE_MOVES[code, placement] for code in asymmetric]
+            if placement & 7 < 3:
+                moves += [DOUBLE_MOVES[code, placement] for code in symmetric]
+        if "VV" in codes or asymmetric:
+            level = s.level
+            tile_at = s.tile_at
+            building = s.building
+            settlement = s.settlement
+            allowed = None if self._zone is None else self._zone.pair_codes
+            on_top: set[Move] = set()
+            for volcano, kind in s.terrain.items():
+                if kind != VOLCANO:
+                    continue
+                height = level[volcano]
+                for k in range(6):
+                    other = volcano + DELTAS[k]
+                    if level.get(other) != height or tile_at[other] == tile_at[volcano]:
+                        continue
+                    piece = building.get(other)
+                    if piece is not None and (
+                        piece & 3 != HUT_KIND or settlement[other] <= {volcano, other}
+                    ):
+                        continue
+                    placement = volcano * 8 + k
+                    if allowed is not None and placement not in allowed:
+                        continue
+                    on_top.update(DOUBLE_MOVES[code, placement] for code in codes if code != "JJ")
+            moves += on_top
         return moves
 
     def _build_moves(self, s: _State) -> list[Move]:
@@ -627,35 +824,77 @@ class Game:
         """Bring the placement sets up to date with the hexes changed since the last time."""
         level = s.level
         if s.new_land is not None:
+            new_land = _pending_hexes(s.new_land)
+            coast = {h + d for h in new_land for d in DELTAS} - level.keys()
+            limited = self._zone is not None or bool(s.blocked)
             sea = set(s.sea)
             discard = sea.discard
-            new_land = _pending_hexes(s.new_land)
             for hex_ in new_land:
                 base = hex_ * 8
                 for offset in CODE_OFFSETS_OVER:
                     discard(base + offset)
-            coast = {h + d for h in new_land for d in DELTAS} - level.keys()
             add = sea.add
             for hex_ in coast:
                 base = hex_ * 8
                 for offset, other, third in PLACEMENTS_OVER:
-                    if hex_ + other not in level and hex_ + third not in level:
-                        add(base + offset)
+                    second, last = hex_ + other, hex_ + third
+                    code = base + offset
+                    if (
+                        second not in level
+                        and last not in level
+                        and (not limited or self._sea_allowed(s, code, (hex_, second, last)))
+                    ):
+                        add(code)
             s.sea = sea
+            if self._double_hex:
+                pairs = set(s.sea2)
+                for hex_ in new_land:
+                    base = hex_ * 8
+                    for offset in PAIR_OFFSETS_OVER:
+                        pairs.discard(base + offset)
+                for hex_ in coast:
+                    base = hex_ * 8
+                    for offset, other in PAIRS_OVER:
+                        if hex_ + other not in level and (
+                            not limited or self._pair_allowed(s, base + offset, hex_, hex_ + other)
+                        ):
+                            pairs.add(base + offset)
+                s.sea2 = pairs
             s.new_land = None
         if s.dirty is not None:
             erupt = set(s.erupt)
             terrain = s.terrain
+            allowed = None if self._zone is None else self._zone.tile_codes
             for code in {h * 8 + o for h in _pending_hexes(s.dirty) for o in CODE_OFFSETS_OVER}:
-                if terrain.get(code >> 3) == VOLCANO and _eruption_ok(s, code):
+                if (
+                    terrain.get(code >> 3) == VOLCANO
+                    and _eruption_ok(s, code)
+                    and (allowed is None or code in allowed)
+                ):
                     erupt.add(code)
                 else:
                     erupt.discard(code)
             s.erupt = erupt
             s.dirty = None
 
+    def _sea_allowed(self, s: _State, code: int, hexes: tuple[int, int, int]) -> bool:
+        """The Ships and Game Board limits on a sea-level placement."""
+        if self._zone is not None and code not in self._zone.tile_codes:
+            return False
+        blocked = s.blocked
+        return not (hexes[0] in blocked or hexes[1] in blocked or hexes[2] in blocked)
+
+    def _pair_allowed(self, s: _State, code: int, first: int, second: int) -> bool:
+        """The Ships and Game Board limits on a sea-level double-hex placement."""
+        if self._zone is not None and code not in self._zone.pair_codes:
+            return False
+        return first not in s.blocked and second not in s.blocked
+
     def _sample_tile_move(self, s: _State, rng: random.Random) -> Move:
         """A legal placement found by trying random spots around random land hexes."""
+        if s.tile is None or self._zone is not None or s.blocked:
+            moves = self._tile_moves(s)
+            return moves[int(rng.random() * len(moves))]
         if s.tiles_placed == 0:
             return TILE_MOVES[_FIRST_TILE_CODES[int(rng.random() * 6)]]
         level = s.level
@@ -719,7 +958,7 @@ class Game:
         return bool(self._build_moves(s))
 
     def _generate_builds(self, s: _State, player: int) -> list[Move]:
-        huts, temples, towers, _ships = s.supply[player]
+        huts, temples, towers, ships_left = s.supply[player]
         level = s.level
         free = s.free
         own = s.own[player]
@@ -740,7 +979,29 @@ class Game:
                     seen.add(id(group))
                     builds.update(_settlement_builds(s, group, huts, temples, towers))
             moves += builds
+            if ships_left:
+                moves += self._ship_moves(s, own)
         return moves
+
+    def _ship_moves(self, s: _State, own: frozenset[int]) -> list[Move]:
+        """A ship into each lagoon next to the player's buildings that holds none yet."""
+        return [
+            SHIP_MOVES[min(lagoon)]
+            for lagoon in self._lagoons(s)
+            if min(lagoon) not in s.ships and any(h + d in own for h in lagoon for d in DELTAS)
+        ]
+
+    def _lagoons(self, s: _State) -> list[frozenset[int]]:
+        lagoons = s.lagoons
+        if lagoons is None:
+            holes = 1 - s.land_count + s.land_edges - s.land_triangles
+            lagoons = s.lagoons = enclosed_sea(s.level) if holes > 0 else []
+        return lagoons
+
+    def _lagoon_of(self, s: _State, hex_: int) -> frozenset[int] | None:
+        if not self._ships or hex_ in s.level:
+            return None
+        return next((lagoon for lagoon in self._lagoons(s) if hex_ in lagoon), None)
 
     # ----------------------------------------------------------------- internals: applying
 
@@ -750,34 +1011,47 @@ class Game:
         n.tile_moves = None
         n.builds = None
         player = s.to_move
-        if move[0] == TILE:
-            self._place_tile(s, n, move[1], move[2], player)
+        kind = move[0]
+        if kind in (TILE, DOUBLE):
+            if kind == TILE:
+                self._place(s, n, footprint(move[1], move[2]), tile_terrains(s.tile or "JJ"))
+            else:
+                code = move[4]
+                self._place(s, n, double_footprint(move[1], move[2]), double_terrains(code))
+                n.doubles_left = tuple(c for c in s.doubles_left if c != code)
+                taken = list(s.doubles_taken)
+                taken[player] += 1
+                n.doubles_taken = tuple(taken)
             if self._can_build(n, player):
                 n.phase = BUILD_PHASE
             else:
                 self._eliminate(n, player)
+        elif kind == DRAW:
+            self._draw(n)
         else:
-            self._build(s, n, move, player)
-            if sum(1 for left in n.supply[player][:3] if left == 0) >= 2:
+            if kind == SHIP:
+                self._place_ship(s, n, move[1], player)
+            else:
+                self._build(s, n, move, player)
+            types = 4 if self._ships else 3
+            if sum(1 for left in n.supply[player][:types] if left == 0) >= 2:
                 n.phase = OVER
                 n.result = Outcome(
-                    rank_players(n.supply, n.eliminated, player, False), Reason.VICTORY
+                    rank_players(n.supply, n.eliminated, player, self._ships), Reason.VICTORY
                 )
             else:
                 self._start_turn(n, self._next_player(n, player))
         self._history.append((s, move))
         self._s = n
 
-    def _place_tile(
-        self, s: _State, n: _State, volcano: int, orientation: int, player: int
+    def _place(
+        self, s: _State, n: _State, hexes: tuple[int, ...], terrains: tuple[int, ...]
     ) -> None:
-        hexes = footprint(volcano, orientation)
-        a, b = hexes[1], hexes[2]
-        terrains = tile_terrains(s.tile or "")
+        """Lay a tile on sea level or on top (an eruption, destroying the huts it covers)."""
         level = n.level = s.level.copy()
         terrain = n.terrain = s.terrain.copy()
         tile_at = n.tile_at = s.tile_at.copy()
-        height = level.get(volcano, 0)
+        height = level.get(hexes[0], 0)
         index = s.tiles_placed
         for hex_, kind in zip(hexes, terrains, strict=True):
             level[hex_] = height + 1
@@ -785,14 +1059,17 @@ class Game:
             tile_at[hex_] = index
         n.tiles_placed = index + 1
         n.tile = None
-        n.free = s.free | {a, b}
+        fields = [h for h, kind in zip(hexes, terrains, strict=True) if kind != VOLCANO]
+        n.free = s.free.union(fields)
+        if len(fields) + 1 != len(hexes):
+            n.free = n.free.difference(h for h in hexes if terrain[h] == VOLCANO)
         if height == 0:
-            _grow(s, n, hexes)
+            self._grow(s, n, hexes)
             n.new_land = (s.new_land, hexes)
             n.dirty = (s.dirty, hexes)
             return
         dirty: Iterable[int] = hexes
-        covered = [h for h in (a, b) if h in s.building]
+        covered = [h for h in hexes if h in s.building]
         if covered:
             building = n.building = s.building.copy()
             settlement = n.settlement = s.settlement.copy()
@@ -813,6 +1090,42 @@ class Game:
             n.destroyed = tuple(destroyed)
             dirty = set(hexes).union(*groups)
         n.dirty = (s.dirty, dirty)
+
+    def _grow(self, s: _State, n: _State, hexes: tuple[int, ...]) -> None:
+        """Append new land to the shared land list (copied first if another line of play,
+        after an undo, has appended past this position); with Ships, count what closes
+        lagoons: land hexes, neighbouring pairs and triangles (see ``enclosed_sea``)."""
+        order = s.land_order
+        if len(order) != s.land_count:
+            order = order[: s.land_count]
+        order.extend(hexes)
+        n.land_order = order
+        n.land_count = s.land_count + len(hexes)
+        if self._ships:
+            level = s.level
+            added: list[int] = []
+            edges = s.land_edges
+            triangles = s.land_triangles
+            for hex_ in hexes:
+                near = [hex_ + d in level or hex_ + d in added for d in DELTAS]
+                edges += sum(near)
+                triangles += sum(near[k] and near[k - 5] for k in range(6))
+                added.append(hex_)
+            n.land_edges = edges
+            n.land_triangles = triangles
+            n.lagoons = None
+
+    def _place_ship(self, s: _State, n: _State, hex_: int, player: int) -> None:
+        lagoon = self._lagoon_of(s, hex_)
+        assert lagoon is not None
+        n.ships = {**s.ships, min(lagoon): player}
+        n.blocked = s.blocked | lagoon
+        supplies = list(s.supply)
+        huts, temples, towers, ships = s.supply[player]
+        supplies[player] = (huts, temples, towers, ships - 1)
+        n.supply = tuple(supplies)
+        n.sea = s.sea.difference(h * 8 + o for h in lagoon for o in CODE_OFFSETS_OVER)
+        n.sea2 = s.sea2.difference(h * 8 + o for h in lagoon for o in PAIR_OFFSETS_OVER)
 
     def _build(self, s: _State, n: _State, move: Move, player: int) -> None:
         kind = _KIND_OF_BUILD[move[0]]
@@ -854,7 +1167,8 @@ class Game:
             n.phase = OVER
             n.tile = None
             n.result = Outcome(
-                rank_players(n.supply, n.eliminated, standing[0], False), Reason.LAST_STANDING
+                rank_players(n.supply, n.eliminated, standing[0], self._ships),
+                Reason.LAST_STANDING,
             )
         else:
             self._start_turn(n, self._next_player(n, player))
@@ -867,16 +1181,36 @@ class Game:
         return player
 
     def _start_turn(self, n: _State, player: int) -> None:
+        """Begin a player's turn: draw the tile, or offer the double-hex choice; end the game
+        when the player can take no tile, or (Game Board) can place none."""
         n.to_move = player
-        if n.deck_pos >= len(self._deck):
-            n.phase = OVER
-            n.tile = None
-            n.result = Outcome(rank_players(n.supply, n.eliminated, None, False), Reason.TILES)
+        pile = n.deck_pos < len(self._deck)
+        if self._double_hex and n.doubles_left:
+            taken = n.doubles_taken[player]
+            if taken == 0 or (not pile and taken < 2):
+                n.phase = TILE_PHASE
+                n.tile = None
+                if not pile and self._zone is not None and not self._tile_moves(n):
+                    self._end(n, Reason.NO_PLACEMENT)
+                return
+        if not pile:
+            self._end(n, Reason.TILES)
             return
+        n.phase = TILE_PHASE
+        self._draw(n)
+
+    def _draw(self, n: _State) -> None:
         n.tile = self._deck[n.deck_pos]
         n.deck_pos += 1
-        n.phase = TILE_PHASE
+        n.tile_moves = None
+        if self._zone is not None and not self._tile_moves(n):
+            self._end(n, Reason.NO_PLACEMENT)
 
+    def _end(self, n: _State, reason: Reason) -> None:
+        n.phase = OVER
+        n.tile = None
+        n.tile_moves = None
+        n.result = Outcome(rank_players(n.supply, n.eliminated, None, self._ships), reason)
 
 def _eruption_ok(s: _State, code: int) -> bool:
     """Whether an eruption placement is legal (RULES.md, "Volcanic eruption"); the fast twin of
@@ -936,17 +1270,6 @@ def _settlement_builds(
     return moves
 
 
-def _grow(s: _State, n: _State, hexes: tuple[int, ...]) -> None:
-    """Append new land to the shared land list; copy it first if another line of play
-    (after an undo) has already appended past this position."""
-    order = s.land_order
-    if len(order) != s.land_count:
-        order = order[: s.land_count]
-    order.extend(hexes)
-    n.land_order = order
-    n.land_count = s.land_count + len(hexes)
-
-
 def _pending_hexes(chain: _Pending) -> set[int]:
     hexes: set[int] = set()
     while chain is not None:
@@ -1000,8 +1323,34 @@ def _checked_names(values: Iterable[str], allowed: Sequence[str], what: str) -> 
 
 def _checked_expansions(values: Iterable[str]) -> list[str]:
     chosen = list([values] if isinstance(values, str) else values)
-    if chosen:
+    allowed = ["ships", "double_hex", *(f"board:{name}" for name in ZONES)]
+    result: list[str] = []
+    for value in chosen:
+        if not isinstance(value, str) or value not in allowed:
+            raise InvalidOption(f"unknown expansion {value!r}: choose from {', '.join(allowed)}")
+        if value not in result:
+            result.append(value)
+    boards = [value for value in result if value.startswith("board:")]
+    if len(boards) > 1:
+        raise InvalidOption(f"choose one board zone, not {' and '.join(boards)}")
+    return result
+
+
+def _checked_doubles(values: Sequence[str], players: int) -> tuple[str, ...]:
+    if isinstance(values, str):
+        values = [values]
+    codes = []
+    for index, value in enumerate(values):
+        code = value.strip().upper() if isinstance(value, str) else value
+        if code not in DOUBLE_HEX_TILES:
+            raise InvalidOption(
+                f"doubles[{index}] is {value!r}, not one of {' '.join(DOUBLE_HEX_TILES)}"
+            )
+        if code in codes:
+            raise InvalidOption(f"doubles lists {code} twice: there is one of each")
+        codes.append(code)
+    if len(codes) != players:
         raise InvalidOption(
-            f"expansion {chosen[0]!r} is not available yet: this engine plays the base game"
+            f"{len(codes)} face-up double-hex tiles for {players} players: lay one per player"
         )
-    return chosen
+    return tuple(codes)

@@ -57,6 +57,7 @@ def game_from_record(record: Any, *, source: str = "record") -> Game:
             tiles_per_player=options.get("tiles_per_player", 12),
             expansions=_string_list(options.get("expansions", []), "options.expansions"),
             house_rules=_string_list(options.get("house_rules", []), "options.house_rules"),
+            doubles=_string_list(doubles, "doubles"),
         )
     except InvalidOption as error:
         raise InvalidRecord(f"{source}: {error}") from None

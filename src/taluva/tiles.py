@@ -60,15 +60,22 @@ def terrain_from_text(text: str) -> int:
     )
 
 
-def tile_terrains(code: str) -> tuple[int, ...]:
-    """The terrains of a tile's hexes in footprint order: the volcano first for a regular tile.
+def tile_terrains(code: str) -> tuple[int, int, int]:
+    """The terrains of a regular tile's hexes in footprint order: volcano, ``A``, ``B``.
 
-    >>> tile_terrains("JC"), tile_terrains("VL")
-    ((0, 1, 2), (0, 5))
+    >>> tile_terrains("JC")
+    (0, 1, 2)
     """
-    if len(code) == 2:
-        return (VOLCANO, *(TERRAIN_LETTERS.index(c) for c in code))
-    return tuple(TERRAIN_LETTERS.index(c) for c in code[1:])
+    return VOLCANO, TERRAIN_LETTERS.index(code[0]), TERRAIN_LETTERS.index(code[1])
+
+
+def double_terrains(code: str) -> tuple[int, int]:
+    """The terrains of a double-hex tile's hexes: ``X``, then ``Y``.
+
+    >>> double_terrains("VL")
+    (0, 5)
+    """
+    return TERRAIN_LETTERS.index(code[0]), TERRAIN_LETTERS.index(code[1])
 
 
 def is_regular_tile(code: str) -> bool:
