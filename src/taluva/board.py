@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from taluva.hexes import DELTAS, coords, format_hex, hex_at
+from taluva.hexes import DELTAS, STRIDE, coords, format_hex
 from taluva.moves import DRAW, HUT, SHIP, TEMPLE, TILE, TOWER, Move
 from taluva.settlements import components
 from taluva.tiles import TERRAIN_NAMES, VOLCANO
@@ -98,25 +98,32 @@ def enclosed_sea(level: Mapping[int, int]) -> list[frozenset[int]]:
     Sea reachable from the edge of a box one hex larger than the island is open sea; what
     remains inside the box is enclosed.
     """
+    if not level:
+        return []
     points = [coords(h) for h in level]
     q_low = min(q for q, _ in points) - 1
     q_high = max(q for q, _ in points) + 1
     r_low = min(r for _, r in points) - 1
     r_high = max(r for _, r in points) + 1
-    box = {
-        hex_at(q, r)
-        for q in range(q_low, q_high + 1)
-        for r in range(r_low, r_high + 1)
-        if hex_at(q, r) not in level
-    }
-    queue = [h for h in box if coords(h)[0] in (q_low, q_high) or coords(h)[1] in (r_low, r_high)]
-    box.difference_update(queue)
+    inner = set()
+    queue = []
+    for q in range(q_low, q_high + 1):
+        column = q * STRIDE
+        edge = q in (q_low, q_high)
+        for r in range(r_low, r_high + 1):
+            hex_ = column + r
+            if hex_ in level:
+                continue
+            if edge or r in (r_low, r_high):
+                queue.append(hex_)
+            else:
+                inner.add(hex_)
     for hex_ in queue:
         for d in DELTAS:
-            if hex_ + d in box:
-                box.discard(hex_ + d)
+            if hex_ + d in inner:
+                inner.discard(hex_ + d)
                 queue.append(hex_ + d)
-    return components(box)
+    return components(inner)
 
 
 def placement_problem(

@@ -39,7 +39,7 @@ def outline_corners(hexes: Sequence[int]) -> list[tuple[float, float]]:
     seen: dict[tuple[float, float], int] = {}
     for hex_ in hexes:
         for x, y in hex_corners(hex_):
-            key = (round(x, 6), round(y, 6))
+            key = (round(x, 5), round(y, 5))
             seen[key] = seen.get(key, 0) + 1
     return [point for point, count in seen.items() if count < 3]
 
@@ -86,7 +86,17 @@ class Zone:
 
     def corners_out(self, hexes: Sequence[int]) -> int:
         """How many outline corners of a tile lie outside the zone."""
-        return sum(not _inside(p, self.polygon) for p in outline_corners(hexes))
+        return sum(not self._contains(point) for point in outline_corners(hexes))
+
+    def _contains(self, point: tuple[float, float]) -> bool:
+        inside = self._inside_cache.get(point)
+        if inside is None:
+            inside = self._inside_cache[point] = _inside(point, self.polygon)
+        return inside
+
+    @cached_property
+    def _inside_cache(self) -> dict[tuple[float, float], bool]:
+        return {}
 
     def allows(self, hexes: Sequence[int]) -> bool:
         """Whether a tile on these hexes sticks out by at most two corners."""
@@ -148,10 +158,10 @@ _KIDNEY: Final = (
 )  # fmt: skip
 
 ZONES: Final[dict[str, Zone]] = {
-    "beginner": Zone("beginner", "Beginner", _ellipse(14.5, 12.5)),
-    "intermediate-a": Zone("intermediate-a", "Intermediate (area A)", _ellipse(14.0, 9.5)),
-    "intermediate-b": Zone("intermediate-b", "Intermediate (area B)", _scaled(_KIDNEY, 13.5)),
-    "expert": Zone("expert", "Expert", _ellipse(10.0, 8.5)),
+    "beginner": Zone("beginner", "Beginner", _ellipse(16.0, 13.0)),
+    "intermediate-a": Zone("intermediate-a", "Intermediate (area A)", _ellipse(15.0, 10.3)),
+    "intermediate-b": Zone("intermediate-b", "Intermediate (area B)", _scaled(_KIDNEY, 14.5)),
+    "expert": Zone("expert", "Expert", _ellipse(12.5, 9.5)),
 }
 """The four zones, largest first. Sizes are set so that Expert games are cramped but playable
 (bench/expansions.py measures how often each zone ends a game early)."""
