@@ -201,7 +201,7 @@ class Game:
     ('tile', 0, 'JC')
     >>> game.play("tile 0,0 0")
     >>> sorted(str(move) for move in game.legal_moves())
-    ['hut 0,-1', 'hut 1,-1']
+    ['hut 1,-1', 'hut 1,0']
     """
 
     __slots__ = (
@@ -521,13 +521,9 @@ class Game:
     def copy(self) -> Game:
         """An independent game in the same position, cheap enough for search."""
         new = Game.__new__(Game)
-        new._names = self._names
-        new._players = self._players
-        new._deck = self._deck
-        new._options = self._options
-        new._adjacent_hut = self._adjacent_hut
+        for name in Game.__slots__:
+            setattr(new, name, getattr(self, name))
         new._history = list(self._history)
-        new._s = self._s
         return new
 
     def unseen_tiles(self) -> Counter[str]:
