@@ -1,0 +1,256 @@
+"""The terminal layer's subcommands: ``play``, ``replay`` and ``show``."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+from typing import Any, Final
+
+from taluva.cli import EXIT_CODES_HELP, InputError, UsageError, read_game
+from taluva.errors import InvalidOption
+from taluva.game import Game
+
+DEFAULT_SEATS: Final = "human,ai:3"
+_FORMATTER: Final = argparse.RawDescriptionHelpFormatter
+
+PLAY_EPILOG: Final = f"""\
+seats (--players, 2 to 5, comma-separated):
+  human, human:NAME     a person at this terminal (several people take turns: hot-seat)
+  ai:LEVEL              the AI at level 1 (quick) to 5 (strongest); 'ai' alone is level 3
+  ai:SPEC               any AI spec: random, greedy, mcts, mcts:iterations=N, mcts:time=S
+
+examples:
+  taluva play                                   you against the AI at level 3
+  taluva play --players human,ai:2,ai:5         three players, two of them AI
+  taluva play --players human:Ana,human:Ben     hot-seat for two people
+  taluva play --expansion ships --expansion double_hex
+  taluva play --load game.json                  continue a saved game
+  taluva play --plain --players ai:1,ai:1 --seed 4   watch two AIs play, line by line
+
+keys of the full-screen game: press ? in the game for the whole list
+  arrows or mouse move, r/R rotate, Enter place or build, Tab next legal spot,
+  : type a move, u undo, h hint, s save, l load, z zoom, q quit
+
+{EXIT_CODES_HELP}
+  with --plain, 1 also means that the input ended before the game did"""
+
+
+def register(subparsers: Any) -> None:
+    """Add ``play``, ``replay`` and ``show`` to the ``taluva`` command line."""
+    play = subparsers.add_parser(
+        "play",
+        help="play a game in the terminal (full screen, or line by line with --plain)",
+        description="Play Taluva in the terminal against the AI or other people at the "
+        "same keyboard. The full-screen game shows the island in colour; --plain draws it "
+        "with text and reads moves line by line (for scripts, screen readers and dumb "
+        "terminals), and with AI seats only plays the whole game without input.",
+        epilog=PLAY_EPILOG,
+        formatter_class=_FORMATTER,
+    )
+    play.add_argument(
+        "--players",
+        default=None,
+        metavar="SEATS",
+        help=f"who plays, in seat order (default {DEFAULT_SEATS}); see 'seats' below",
+    )
+    play.add_argument("--seed", type=int, metavar="S", help="seed for the shuffle and the AI")
+    play.add_argument(
+        "--tiles-per-player",
+        type=int,
+        default=12,
+        metavar="T",
+        help="12 (default), or 18 or 24 in a two-player game",
+    )
+    play.add_argument(
+        "--expansion",
+        action="append",
+        dest="expansions",
+        metavar="E",
+        help="an expansion (repeat for more): ships, double_hex, board:ZONE with ZONE one of "
+        "beginner, intermediate-a, intermediate-b, expert",
+    )
+    play.add_argument(
+        "--house-rule",
+        action="append",
+        dest="house_rules",
+        metavar="R",
+        help="a house rule (repeat for more): adjacent_hut, all_tiles",
+    )
+    play.add_argument("--load", metavar="RECORD", help="continue the game saved in RECORD")
+    play.add_argument(
+        "--plain", action="store_true", help="line-by-line text mode instead of full screen"
+    )
+    play.add_argument(
+        "--compact", action="store_true", help="with --plain: a smaller board without coordinates"
+    )
+    play.add_argument(
+        "--ai-delay",
+        type=float,
+        default=0.8,
+        metavar="SECONDS",
+        help="full screen: pause after each AI move so you can follow it (default 0.8)",
+    )
+    play.add_argument(
+        "--hint-level", type=int, default=5, metavar="N", help="AI level of the hints, 1-5"
+    )
+    play.set_defaults(func=_cmd_play)
+
+    replay = subparsers.add_parser(
+        "replay",
+        help="step through a saved game forwards and backwards",
+        description="Replay a game record move by move: right/left arrows (or n/p) step, "
+        "Home/End jump to the start or the end. With --plain, type n, p, a ply number or q.",
+        epilog="examples:\n  taluva replay game.json\n  taluva replay game.json --ply 20\n"
+        f"  taluva replay game.json --plain < steps.txt\n\n{EXIT_CODES_HELP}",
+        formatter_class=_FORMATTER,
+    )
+    _record_argument(replay)
+    replay.add_argument("--ply", type=int, metavar="N", help="start at ply N (default 0)")
+    replay.add_argument("--plain", action="store_true", help="line-by-line text mode")
+    replay.set_defaults(func=_cmd_replay)
+
+    show = subparsers.add_parser(
+        "show",
+        help="draw a position: as text, or as an SVG or PNG picture",
+        description="Draw the position a record reaches (or the one after --ply N moves): "
+        "terrain colours, levels (shading, rings and numbers), tile outlines, buildings in "
+        "player colours and the last turn outlined. Without --svg or --png the board is "
+        "printed as text.",
+        epilog="examples:\n  taluva show game.json\n  taluva show game.json --ply 12 --svg "
+        "move12.svg\n  taluva show game.json --png board.png --size 48\n\n" + EXIT_CODES_HELP,
+        formatter_class=_FORMATTER,
+    )
+    _record_argument(show)
+    show.add_argument("--ply", type=int, metavar="N", help="the position after N moves")
+    show.add_argument("--svg", metavar="FILE", help="write an SVG picture ('-' for stdout)")
+    show.add_argument("--png", metavar="FILE", help="write a PNG picture")
+    show.add_argument(
+        "--size", type=float, default=36.0, metavar="PX", help="hex radius in pixels (default 36)"
+    )
+    show.add_argument(
+        "--no-coordinates", action="store_true", help="leave the q,r labels out of the picture"
+    )
+    show.set_defaults(func=_cmd_show)
+
+
+def _record_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "record", metavar="RECORD", help="a game record (JSON); '-' reads standard input"
+    )
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from taluva.terminal.session import SeatError, Session, parse_seats
+
+    seed = args.seed if args.seed is not None else random.randrange(1_000_000)
+    try:
+        seats = parse_seats(args.players or DEFAULT_SEATS)
+        if args.load:
+            game = read_game(args.load)
+            if args.players is None:
+                seats = parse_seats(",".join(["human"] + ["ai"] * (game.player_count - 1)))
+        else:
+            game = _new_game(args, [seat.name for seat in seats], seed)
+        if not 1 <= args.hint_level <= 5:
+            raise UsageError(f"--hint-level {args.hint_level}: choose 1 to 5")
+        if args.ai_delay < 0:
+            raise UsageError(f"--ai-delay {args.ai_delay}: a pause cannot be negative")
+        session = Session(game, seats, seed)
+    except SeatError as error:
+        raise UsageError(str(error)) from None
+    if args.plain:
+        from taluva.terminal.plain import run_plain
+
+        return run_plain(session, sys.stdin, sys.stdout, scale=1 if args.compact else 2)
+    app_class = _app_module().TaluvaApp
+    app = app_class(session, ai_delay=args.ai_delay, hint_level=args.hint_level)
+    app.run()
+    return 0
+
+
+def _new_game(args: argparse.Namespace, names: list[str], seed: int) -> Game:
+    try:
+        return Game.new(
+            players=names,
+            seed=seed,
+            tiles_per_player=args.tiles_per_player,
+            expansions=args.expansions or (),
+            house_rules=args.house_rules or (),
+        )
+    except InvalidOption as error:
+        raise UsageError(str(error)) from None
+
+
+def _app_module() -> Any:
+    """The Textual app, or a clear error saying how to get it (or to use --plain)."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise UsageError("the full-screen game needs a terminal; use --plain for pipes and scripts")
+    try:
+        from taluva.terminal import app
+    except ImportError as error:
+        raise UsageError(
+            f"the full-screen game needs Textual ({error}): pip install 'taluva[terminal]', "
+            "or use --plain"
+        ) from None
+    return app
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    game = read_game(args.record)
+    start = _checked_ply(game, args.ply) if args.ply is not None else 0
+    if args.plain:
+        from taluva.terminal.replay import run_plain_replay
+
+        return run_plain_replay(game, start, sys.stdin, sys.stdout)
+    app = _app_module()
+    app.ReplayApp(game, start).run()
+    return 0
+
+
+def _checked_ply(game: Game, ply: int) -> int:
+    if not 0 <= ply <= game.ply:
+        raise UsageError(f"--ply {ply} is out of range: this game has plies 0 to {game.ply}")
+    return ply
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    from taluva.render.position import position_at
+
+    game = read_game(args.record)
+    ply = None if args.ply is None else _checked_ply(game, args.ply)
+    if not 4 <= args.size <= 400:
+        raise UsageError(f"--size {args.size:g}: choose a hex radius from 4 to 400 pixels")
+    coordinates = not args.no_coordinates
+    if args.svg is None and args.png is None:
+        from taluva.terminal.mapview import draw_map
+
+        position = position_at(game, ply)
+        print(draw_map(position, scale=2, ascii_only=True).text().strip("\n"))
+        print(f"Ply {position.ply} of {game.ply}" + (
+            f", last move {position.moves[-1]}" if position.moves else ""
+        ))  # fmt: skip
+        return 0
+    if args.svg is not None:
+        from taluva.render.svg import svg_board
+
+        text = svg_board(game, ply, args.size, coordinates=coordinates)
+        if args.svg == "-":
+            sys.stdout.write(text)
+        else:
+            _write(Path(args.svg), text.encode("utf-8"))
+    if args.png is not None:
+        from taluva.render.png import png_board
+
+        if args.png == "-":
+            raise UsageError("--png needs a file name (a PNG is not written to a terminal)")
+        _write(Path(args.png), png_board(game, ply, args.size, coordinates=coordinates))
+    return 0
+
+
+def _write(path: Path, data: bytes) -> None:
+    try:
+        path.write_bytes(data)
+    except OSError as error:
+        raise InputError(f"{path}: cannot write ({error.strerror or error})") from None

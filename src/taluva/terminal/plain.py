@@ -1,0 +1,197 @@
+"""``taluva play --plain``: the game line by line, for scripts, screen readers and dumb terminals.
+
+The board is drawn with ASCII characters, moves are typed in the notation of NOTATION.md,
+and every message is a whole sentence. With AI seats only, the game plays to the end
+without input and prints each move and the final ranking.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
+from typing import TextIO
+
+from taluva.errors import IllegalMove, InvalidRecord
+from taluva.terminal.mapview import draw_map
+from taluva.terminal.session import SeatError, Session, ai_hint, describe_position
+
+LEGEND = (
+    "Each hex shows its terrain letter on top (V volcano, J jungle, C clearing, S sand, "
+    "R rock, L lake), its coordinates, then its level and any piece: the owner's letter "
+    "(a-e) followed by h hut, T temple, W tower or S ship. *** marks the hexes of the last "
+    "turn."
+)
+COMMANDS = """\
+Type a move in notation, or a command:
+  tile Q,R K          place the drawn tile: volcano on Q,R, orientation K (0-5)
+  draw                draw a tile (Double-Hex games) / double XY Q,R K  take a double-hex tile
+  hut Q,R  expand TERRAIN Q,R ...  temple Q,R  tower Q,R  ship Q,R     build
+  moves               list every legal move now
+  board               draw the board again;  list  read every hex in words
+  hint                ask the AI for a move;  undo  take back your last decision
+  save PATH           save the game record;  load PATH  continue a saved game
+  help                this text;  quit  stop playing"""
+
+
+class PlainGame:
+    """The line-mode loop: read a line, answer it, let the AI seats move."""
+
+    def __init__(
+        self,
+        session: Session,
+        read_line: Callable[[], str],
+        out: TextIO,
+        *,
+        scale: int = 2,
+        hint_level: int = 5,
+    ) -> None:
+        self.session = session
+        self.read_line = read_line
+        self.out = out
+        self.scale = scale
+        self.hint_level = hint_level
+        self.shown_ply = -1
+
+    def say(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def run(self) -> int:
+        """Play until the game ends (0), the player quits (0) or the input ends first (1)."""
+        session = self.session
+        seats = "; ".join(
+            f"{session.player_label(i)}: {seat.spec or 'person'}"
+            for i, seat in enumerate(session.seats)
+        )
+        self.say(f"Taluva, {session.game.player_count} players. {seats}.")
+        if session.has_humans:
+            self.say(textwrap.fill(LEGEND, 100))
+            self.say("Type 'help' for the commands.")
+        while True:
+            game = session.game
+            if game.is_over:
+                self.show_board()
+                for line in session.result_lines():
+                    self.say(line)
+                return 0
+            if session.ai_to_move:
+                if not self.ai_turn():
+                    return 1
+                continue
+            if game.ply != self.shown_ply:
+                self.show_board()
+                self.say(session.task() + ".")
+            self.out.write("> ")
+            self.out.flush()
+            line = self.read_line()
+            if not line:
+                self.say()
+                self.say("The input ended before the game was over.")
+                return 1
+            if self.answer(line.strip()) == "quit":
+                self.say("Game left unfinished.")
+                return 0
+
+    def ai_turn(self) -> bool:
+        session = self.session
+        player = session.game.to_move
+        try:
+            move = session.choose_ai_move()
+            session.play(move)
+        except Exception as error:  # an AI failure must not lose the game on screen
+            self.say(f"The AI of {session.player_label(player)} failed: {error}")
+            return False
+        self.say(f"{session.game.ply}. {session.game.players[player]}: {move}")
+        return True
+
+    def show_board(self) -> None:
+        session = self.session
+        game = session.game
+        self.shown_ply = game.ply
+        self.say()
+        if game.land():
+            self.say(draw_map(game, scale=self.scale, ascii_only=True).text().strip("\n"))
+        else:
+            self.say("No tiles yet: the first tile goes with its volcano on 0,0.")
+        for player in range(game.player_count):
+            notes = " (eliminated)" if player in game.eliminated else ""
+            if not game.is_over and player == game.to_move:
+                notes += " (to move)"
+            self.say(f"{session.player_label(player)}: {session.pieces_line(player)}{notes}")
+        extra = ""
+        doubles = getattr(game, "doubles", ())
+        if doubles:
+            extra = f", double-hex tiles face up: {' '.join(doubles)}"
+        self.say(f"Ply {game.ply}, tiles left {game.tiles_left}{extra}.")
+
+    def answer(self, line: str) -> str | None:
+        """Carry out one line of input; return ``"quit"`` to stop."""
+        session = self.session
+        word, _, rest = line.partition(" ")
+        command = word.lower()
+        if not line:
+            return None
+        if command in ("quit", "exit", "q"):
+            return "quit"
+        if command in ("help", "?"):
+            self.say(COMMANDS)
+            self.say(textwrap.fill(LEGEND, 100))
+        elif command == "board":
+            self.show_board()
+        elif command == "list":
+            for text in describe_position(session.game):
+                self.say(text)
+        elif command == "moves":
+            texts = sorted(str(move) for move in session.game.legal_moves())
+            self.say(f"{len(texts)} legal moves:")
+            self.say(textwrap.fill("; ".join(texts), 100))
+        elif command == "undo":
+            try:
+                taken = session.undo()
+            except IllegalMove as error:
+                self.say(f"Cannot undo: {error}.")
+            else:
+                self.say("Took back: " + ", ".join(str(m) for m in reversed(taken)) + ".")
+                self.shown_ply = -1
+        elif command == "hint":
+            try:
+                move, value = ai_hint(session.game, self.hint_level)
+            except IllegalMove as error:
+                self.say(f"No hint: {error}.")
+            else:
+                self.say(f"Hint: {move} (the AI rates the position {value:.2f} for you).")
+        elif command in ("save", "load"):
+            self.file_command(command, rest.strip())
+        else:
+            self.move_command(line)
+        return None
+
+    def file_command(self, command: str, path: str) -> None:
+        session = self.session
+        if not path:
+            self.say(f"Which file? Type '{command} PATH'.")
+            return
+        try:
+            if command == "save":
+                self.say(f"Saved to {session.save(path)}.")
+            else:
+                session.load(path)
+                self.say(f"Loaded {path} at ply {session.game.ply}.")
+                self.shown_ply = -1
+        except (InvalidRecord, SeatError) as error:
+            self.say(f"Cannot {command}: {error}")
+
+    def move_command(self, line: str) -> None:
+        session = self.session
+        player = session.game.to_move
+        try:
+            move = session.play(line)
+        except IllegalMove as error:
+            self.say(f"Not played: {error}. Type 'moves' for the legal moves, 'help' for more.")
+            return
+        self.say(f"{session.game.ply}. {session.game.players[player]}: {move}")
+
+
+def run_plain(session: Session, stdin: TextIO, stdout: TextIO, *, scale: int = 2) -> int:
+    """Play a session in line mode on the given streams; return the exit code."""
+    return PlainGame(session, stdin.readline, stdout, scale=scale).run()

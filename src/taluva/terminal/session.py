@@ -1,0 +1,302 @@
+"""A game with its seats: who sits where (people or AI), asking the AI, undo, save and load.
+
+Both the full-screen app and the ``--plain`` line mode play through a Session, so they agree
+on what ``undo`` takes back and how seats and records fit together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final, Protocol
+
+from taluva.errors import IllegalMove, InvalidRecord
+from taluva.game import Game
+from taluva.hexes import format_hex
+from taluva.moves import Move
+from taluva.outcome import STARTING_SUPPLY
+from taluva.record import load_record, save_record
+from taluva.render.position import ships_of
+from taluva.render.style import PLAYER_COLOUR_NAMES
+from taluva.tiles import TERRAIN_LETTERS, TERRAIN_NAMES
+
+AI_LEVELS: Final = (1, 2, 3, 4, 5)
+DEFAULT_AI: Final = "level:3"
+PLACES: Final = ("1st", "2nd", "3rd", "4th", "5th")
+REASONS: Final = {
+    "victory": "a player placed all the pieces of two kinds",
+    "last-standing": "every other player was eliminated",
+    "tiles": "no tile was left to take",
+    "no-placement": "no tile could be placed anywhere in the zone",
+}
+
+
+class Agent(Protocol):
+    """What the AI layer's agents offer: a move for a copy of the game."""
+
+    def choose(self, game: Game) -> Move: ...
+
+
+class SeatError(ValueError):
+    """A ``--players`` text that names no valid set of seats."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One player's seat: a person (``spec`` empty) or an AI with an agent spec."""
+
+    name: str
+    spec: str = ""
+
+    @property
+    def is_ai(self) -> bool:
+        return bool(self.spec)
+
+    def describe(self) -> str:
+        """``Ana (person)`` or ``AI 3 (level:3)``."""
+        return f"{self.name} ({self.spec})" if self.spec else f"{self.name} (person)"
+
+
+def parse_seats(text: str) -> list[Seat]:
+    """Read ``--players``: a comma-separated list of ``human[:NAME]`` and ``ai[:SPEC]``.
+
+    SPEC is a level 1-5 (``ai:3``) or any agent spec of ``taluva.ai.make_agent``
+    (``ai:random``, ``ai:mcts:iterations=200``); ``ai`` alone is level 3.
+
+    >>> [seat.describe() for seat in parse_seats("human,ai:5")]
+    ['You (person)', 'AI 2 (level:5)']
+    """
+    items = [item.strip() for item in text.split(",")]
+    if not text.strip() or any(not item for item in items):
+        raise SeatError(f"--players {text!r}: expected seats such as 'human,ai:3' (no empty ones)")
+    if not 2 <= len(items) <= 5:
+        raise SeatError(f"--players {text!r} names {len(items)} seats: Taluva is for 2 to 5")
+    humans = sum(1 for item in items if item.split(":")[0].lower() == "human")
+    seats = []
+    for index, item in enumerate(items):
+        kind, _, rest = item.partition(":")
+        kind = kind.lower()
+        if kind == "human":
+            default = "You" if humans == 1 else f"Player {index + 1}"
+            seats.append(Seat(rest.strip() or default))
+        elif kind == "ai":
+            spec = _agent_spec(rest.strip(), item)
+            seats.append(Seat(f"AI {index + 1}", spec))
+        else:
+            raise SeatError(
+                f"--players: seat {index + 1} is {item!r}; each seat is 'human', 'human:NAME', "
+                "'ai', 'ai:LEVEL' (1-5) or 'ai:SPEC' (random, greedy, mcts:...)"
+            )
+    return seats
+
+
+def _agent_spec(rest: str, item: str) -> str:
+    if not rest:
+        return DEFAULT_AI
+    if rest.isdigit():
+        if int(rest) not in AI_LEVELS:
+            raise SeatError(f"--players: {item!r}: AI levels go from 1 to 5")
+        return f"level:{rest}"
+    return rest
+
+
+def make_agents(seats: Sequence[Seat], seed: int | None) -> dict[int, Agent]:
+    """An agent for each AI seat, seeded per seat so a seeded game replays the same."""
+    agents: dict[int, Agent] = {}
+    if not any(seat.is_ai for seat in seats):
+        return agents
+    try:
+        from taluva.ai import make_agent
+    except ImportError as error:
+        raise SeatError(
+            f"AI seats need the AI layer (taluva.ai), which is missing: {error}"
+        ) from None
+    for index, seat in enumerate(seats):
+        if seat.is_ai:
+            try:
+                agents[index] = make_agent(seat.spec, None if seed is None else seed + index)
+            except ValueError as error:
+                raise SeatError(f"--players: seat {index + 1} ({seat.spec}): {error}") from None
+    return agents
+
+
+def ai_hint(game: Game, level: int = 5) -> tuple[Move, float]:
+    """The AI's suggestion for the side to move and its evaluation in [0, 1]."""
+    try:
+        from taluva.ai import hint
+    except ImportError as error:
+        raise IllegalMove(f"no hint: the AI layer (taluva.ai) is missing ({error})") from None
+    move, value = hint(game.copy(), level)
+    return move, float(value)
+
+
+class Session:
+    """A game, its seats and their agents."""
+
+    def __init__(self, game: Game, seats: Sequence[Seat], seed: int | None = None) -> None:
+        if len(seats) != game.player_count:
+            raise SeatError(
+                f"the game has {game.player_count} players but {len(seats)} seats were given"
+            )
+        self.game = game
+        self.seats = list(seats)
+        self.seed = seed
+        self.agents = make_agents(self.seats, seed)
+
+    # ---------------------------------------------------------------- whose turn
+
+    @property
+    def seat(self) -> Seat:
+        """The seat of the player to move."""
+        return self.seats[self.game.to_move]
+
+    @property
+    def ai_to_move(self) -> bool:
+        """Whether an AI must move now."""
+        return not self.game.is_over and self.seat.is_ai
+
+    @property
+    def has_humans(self) -> bool:
+        return any(not seat.is_ai for seat in self.seats)
+
+    def choose_ai_move(self, game: Game | None = None) -> Move:
+        """The move the AI to move picks (slow: call it off the interface's thread)."""
+        game = game or self.game
+        return self.agents[game.to_move].choose(game.copy())
+
+    def player_label(self, player: int) -> str:
+        """``Ana (red, a)``: a name with the colour and letter the board uses."""
+        colour = PLAYER_COLOUR_NAMES[player % len(PLAYER_COLOUR_NAMES)]
+        return f"{self.game.players[player]} ({colour}, {'abcde'[player]})"
+
+    # ---------------------------------------------------------------- changing the game
+
+    def play(self, move: Move | str) -> Move:
+        """Play a move or move text; raise IllegalMove with the rule that forbids it."""
+        game = self.game
+        if game.is_over:
+            raise IllegalMove("the game is over: start a new one, undo or load a record")
+        parsed = Move.parse(move) if isinstance(move, str) else move
+        reason = game.explain(parsed)
+        if reason is not None:
+            raise IllegalMove(f"{parsed}: {reason}")
+        game.play(parsed)
+        return game.moves[-1]
+
+    def undo(self) -> list[Move]:
+        """Take back moves up to and including the last decision of a person (one move if
+        every seat is an AI); return the moves taken back, latest first."""
+        game = self.game
+        if game.ply == 0:
+            raise IllegalMove("there is nothing to undo: no move has been played")
+        if not self.has_humans:
+            return [game.undo()]
+        probe = game.copy()
+        count = 0
+        while probe.ply > 0:
+            probe.undo()
+            count += 1
+            if not self.seats[probe.to_move].is_ai:
+                return [game.undo() for _ in range(count)]
+        raise IllegalMove("there is nothing to undo: no person has moved yet")
+
+    def save(self, path: str | Path) -> Path:
+        """Write the game record; raise InvalidRecord naming the file if it cannot be written."""
+        target = Path(path).expanduser()
+        try:
+            save_record(self.game, target)
+        except OSError as error:
+            raise InvalidRecord(f"{target}: cannot write ({error.strerror or error})") from None
+        return target
+
+    def load(self, path: str | Path) -> None:
+        """Replace the game by a saved record with the same number of players."""
+        game = load_record(Path(path).expanduser())
+        if game.player_count != len(self.seats):
+            raise InvalidRecord(
+                f"{path}: the record has {game.player_count} players but this game has "
+                f"{len(self.seats)} seats (start it with --load and matching --players)"
+            )
+        self.game = game
+
+    # ---------------------------------------------------------------- describing
+
+    def pieces_line(self, player: int) -> str:
+        """``20 huts, 3 temples, 2 towers left, score 0`` (ships with the Ships expansion)."""
+        supply = self.game.supply(player)
+        kinds = ["huts", "temples", "towers"]
+        if "ships" in self.game.options.get("expansions", []):
+            kinds.append("ships")
+        left = ", ".join(count(supply[kind], kind) for kind in kinds)
+        return f"{left} left, score {self.game.score(player)}"
+
+    def result_lines(self) -> list[str]:
+        """The ranking and why the game ended, one line each."""
+        outcome = self.game.result
+        if outcome is None:
+            return ["The game is not over."]
+        lines = [f"Game over: {REASONS.get(str(outcome.reason), str(outcome.reason))}."]
+        place = 0
+        for group in outcome.ranking:
+            for player in group:
+                supply = self.game.supply(player)
+                placed = ", ".join(
+                    count(STARTING_SUPPLY[index] - supply[name], name)
+                    for index, name in ((1, "temples"), (2, "towers"), (0, "huts"))
+                )
+                shared = " (shared)" if len(group) > 1 else ""
+                out = ", eliminated" if player in self.game.eliminated else ""
+                lines.append(
+                    f"{PLACES[place]}{shared}: {self.player_label(player)}, score "
+                    f"{self.game.score(player)} ({placed} placed{out})"
+                )
+            place += len(group)
+        return lines
+
+    def task(self) -> str:
+        """What the player to move must do now, in words."""
+        game = self.game
+        if game.is_over:
+            return "The game is over."
+        who = self.player_label(game.to_move)
+        if game.phase == "tile":
+            if game.tile is None:
+                return f"{who}: draw a tile or take a double-hex tile ({' '.join(game.doubles)})"
+            return f"{who}: place the tile {tile_words(game.tile)}"
+        return f"{who}: build (hut, expansion, temple, tower" + (
+            ", ship)" if "ships" in game.options.get("expansions", []) else ")"
+        )
+
+
+def count(number: int, plural: str) -> str:
+    """``1 hut``, ``2 huts``.
+
+    >>> count(1, "temples"), count(0, "towers")
+    ('1 temple', '0 towers')
+    """
+    return f"{number} {plural[:-1] if number == 1 else plural}"
+
+
+def tile_words(code: str, double: bool = False) -> str:
+    """``JC (volcano, jungle, clearing)``: a tile code with its terrains spelled out
+    (a double-hex code such as ``VL`` names both of its hexes)."""
+    letters = code if double else "V" + code
+    names = ", ".join(TERRAIN_NAMES[TERRAIN_LETTERS.index(c)] for c in letters)
+    return f"{code} ({names})"
+
+
+def describe_position(game: Game, labels: Sequence[str] | None = None) -> list[str]:
+    """Every hex of the island in words, for screen readers: ``0,0 volcano level 1``."""
+    names = list(labels or game.players)
+    lines = []
+    for hex_ in game.land():
+        terrain = TERRAIN_NAMES[game.terrain(hex_) or 0]
+        text = f"{format_hex(hex_)} {terrain} level {game.level(hex_)}"
+        piece = game.building(hex_)
+        if piece is not None:
+            text += f", {piece[1]} of {names[piece[0]]}"
+        lines.append(text)
+    for hex_, owner in sorted(ships_of(game).items()):
+        lines.append(f"{format_hex(hex_)} lagoon, ship of {names[owner]}")
+    return lines
