@@ -548,6 +548,18 @@ class Game:
         new._deck = self._deck[: self._s.deck_pos] + tuple(unseen[: self.tiles_left])
         return new
 
+    def with_pile(self, tiles: Sequence[str]) -> Game:
+        """A copy whose remaining draw pile is ``tiles`` (in draw order), drawn from the unseen
+        tiles: for chance nodes and search that choose what comes next."""
+        codes = [code.strip().upper() for code in tiles]
+        missing = Counter(codes) - self.unseen_tiles()
+        if missing:
+            extra = " ".join(sorted(missing.elements()))
+            raise InvalidOption(f"not among the unseen tiles: {extra}")
+        new = self.copy()
+        new._deck = self._deck[: self._s.deck_pos] + tuple(codes)
+        return new
+
     # ----------------------------------------------------------------- records
 
     def to_record(self) -> dict[str, Any]:
@@ -789,7 +801,7 @@ class Game:
             building = s.building
             settlement = s.settlement
             allowed = None if self._zone is None else self._zone.pair_codes
-            on_top: set[Move] = set()
+            on_top: dict[Move, None] = {}
             for volcano, kind in s.terrain.items():
                 if kind != VOLCANO:
                     continue
@@ -806,7 +818,9 @@ class Game:
                     placement = volcano * 8 + k
                     if allowed is not None and placement not in allowed:
                         continue
-                    on_top.update(DOUBLE_MOVES[code, placement] for code in codes if code != "JJ")
+                    on_top.update(
+                        (DOUBLE_MOVES[code, placement], None) for code in codes if code != "JJ"
+                    )
             moves += on_top
         return moves
 
@@ -968,12 +982,13 @@ class Game:
         if own:
             settlement = s.settlement
             seen: set[int] = set()
-            builds: set[Move] = set()
+            builds: dict[Move, None] = {}  # a dict, not a set: keeps the order reproducible
             for start in own:
                 group = settlement[start]
                 if id(group) not in seen:
                     seen.add(id(group))
-                    builds.update(_settlement_builds(s, group, huts, temples, towers))
+                    options = _settlement_builds(s, group, huts, temples, towers)
+                    builds.update(dict.fromkeys(options))
             moves += builds
             if ships_left:
                 moves += self._ship_moves(s, own)

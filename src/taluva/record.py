@@ -50,14 +50,18 @@ def game_from_record(record: Any, *, source: str = "record") -> Game:
     doubles = record.get("doubles") or []
     if not isinstance(doubles, list):
         raise InvalidRecord(f"{source}: doubles must be a list")
+    if not isinstance(record["players"], list):
+        raise InvalidRecord(f"{source}: players must be a list of names")
     try:
         game = Game.new(
             players=record["players"],
             deck=record["deck"],
             tiles_per_player=options.get("tiles_per_player", 12),
-            expansions=_string_list(options.get("expansions", []), "options.expansions"),
-            house_rules=_string_list(options.get("house_rules", []), "options.house_rules"),
-            doubles=_string_list(doubles, "doubles"),
+            expansions=_string_list(options.get("expansions", []), source, "options.expansions"),
+            house_rules=_string_list(
+                options.get("house_rules", []), source, "options.house_rules"
+            ),
+            doubles=_string_list(doubles, source, "doubles"),
         )
     except InvalidOption as error:
         raise InvalidRecord(f"{source}: {error}") from None
@@ -82,9 +86,9 @@ def game_from_record(record: Any, *, source: str = "record") -> Game:
     return game
 
 
-def _string_list(value: Any, where: str) -> list[str]:
+def _string_list(value: Any, source: str, where: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise InvalidRecord(f"{where} must be a list of strings")
+        raise InvalidRecord(f"{source}: {where} must be a list of strings")
     return value
 
 

@@ -1,0 +1,10 @@
+"""Taluva for bot writers and AI researchers: a fixed action space, observations, an
+OpenSpiel-style state (and pyspiel registration), a PettingZoo environment, datasets, and
+running arenas on Ray. See docs/research.md.
+
+Modules, each importable on its own (NumPy is needed from ``observations`` on):
+``actions`` (the action space), ``observations`` and ``symmetry`` (planes, rotations),
+``state`` (OpenSpiel-style), ``spiel`` (registers ``python_taluva`` with pyspiel),
+``taluva_v0`` (PettingZoo), ``dataset`` (JSON Lines records, training samples),
+``ray_backend`` (``ray_map`` for ``taluva arena --ray``).
+"""
