@@ -892,7 +892,7 @@ def test_records_with_expansions_save_load_and_replay(tmp_path: Path) -> None:
     ("change", "message"),
     [
         ({"doubles": "VL JJ"}, "record: doubles must be a list"),
-        ({"doubles": ["VL", 7]}, "doubles must be a list of strings"),
+        ({"doubles": ["VL", 7]}, "record: doubles must be a list of strings"),
         ({"doubles": ["VL", "XY"]}, "record: doubles[1] is 'XY', not one of VL VJ VS VV JJ"),
         ({"doubles": ["VL", "vl"]}, "record: doubles lists VL twice: there is one of each"),
         (
