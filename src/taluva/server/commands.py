@@ -1,0 +1,193 @@
+"""The ``taluva serve`` command: run the game server with uvicorn."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+from taluva.server.config import Limits, Settings, default_database_url
+
+DEFAULT_LIMITS = Limits()
+
+EPILOG = """\
+examples:
+  taluva serve                                  http://127.0.0.1:8000/, games in a SQLite file
+  taluva serve --port 8080 --database sqlite:///club.sqlite3
+  taluva serve --database postgresql+psycopg://taluva:secret@localhost/taluva
+  taluva serve --host 0.0.0.0                   let other machines of the club connect
+
+The database's schema is created or upgraded at start; unfinished games resume where
+they stopped. The API is described at /docs and in docs/server-api.md.
+
+exit codes:
+  0    the server stopped normally (Ctrl-C)
+  1    the database cannot be opened or the port cannot be used
+  2    the command line is wrong"""
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``serve`` subcommand."""
+    parser = subparsers.add_parser(
+        "serve",
+        help="run the game server: lobby, online play, AI seats, replays",
+        description="Serve the browser client and the HTTP/WebSocket API. Players open the "
+        "printed address, create a game in the lobby (seats for people or AI levels 1-5), "
+        "and send the join link to the others.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1: this machine only)",
+    )
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        default=None,
+        help="SQLAlchemy URL: sqlite:///FILE or postgresql+psycopg://USER:PASS@HOST/DB "
+        f"(default {default_database_url()})",
+    )
+    parser.add_argument(
+        "--ai-workers",
+        type=int,
+        default=max(1, (os.cpu_count() or 2) - 1),
+        metavar="N",
+        help="processes that play AI seats and compute hints (0: threads; default: cores - 1)",
+    )
+    parser.add_argument(
+        "--hint-level",
+        type=int,
+        default=3,
+        choices=range(1, 6),
+        metavar="L",
+        help="AI level of the hint button, 1-5 (default 3)",
+    )
+    parser.add_argument(
+        "--ws-rate",
+        type=float,
+        default=DEFAULT_LIMITS.ws_rate,
+        metavar="R",
+        help=f"messages per second one connection may send (default {DEFAULT_LIMITS.ws_rate:g})",
+    )
+    parser.add_argument(
+        "--http-rate",
+        type=float,
+        default=DEFAULT_LIMITS.http_rate,
+        metavar="R",
+        help="game creations, joins and moves per second per client address "
+        f"(default {DEFAULT_LIMITS.http_rate:g})",
+    )
+    parser.add_argument("--quiet", action="store_true", help="log warnings and errors only")
+    parser.set_defaults(func=run_serve)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Start uvicorn with the app; return when it stops."""
+    import uvicorn
+
+    from taluva.cli import InputError, UsageError
+    from taluva.server.app import create_app
+
+    if not 0 < args.port < 65536:
+        raise UsageError(f"--port {args.port} is not a port number (1-65535)")
+    if args.ai_workers < 0:
+        raise UsageError("--ai-workers must be 0 or more")
+    if args.ws_rate <= 0 or args.http_rate <= 0:
+        raise UsageError("rates must be positive")
+    database = args.database or default_database_url()
+    if database.startswith("sqlite:///"):
+        path = Path(database.removeprefix("sqlite:///"))
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise InputError(f"{path.parent}: cannot create ({error.strerror})") from None
+    elif not database.startswith(("sqlite", "postgresql")):
+        raise UsageError(
+            f"--database {database!r}: expected sqlite:///FILE or postgresql+psycopg://"
+        )
+    _check_port(args.host, args.port)
+    _check_database(database)
+    limits = Limits(
+        ws_rate=args.ws_rate,
+        ws_burst=max(DEFAULT_LIMITS.ws_burst, int(args.ws_rate * 3)),
+        http_rate=args.http_rate,
+        http_burst=max(DEFAULT_LIMITS.http_burst, int(args.http_rate * 6)),
+    )
+    settings = Settings(
+        database=database, ai_workers=args.ai_workers, hint_level=args.hint_level, limits=limits
+    )
+    level = logging.WARNING if args.quiet else logging.INFO
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+    print(f"Taluva server: open http://{shown_host}:{args.port}/ in your browser", flush=True)
+    print(f"games are stored in {_safe_url(database)}", flush=True)
+    try:
+        uvicorn.run(
+            create_app(settings),
+            host=args.host,
+            port=args.port,
+            log_level="warning" if args.quiet else "info",
+            access_log=False,
+            ws_max_size=64 * 1024,
+            # Compressing every state costs more CPU than the bytes it saves on a club's network.
+            ws_per_message_deflate=False,
+            ws_ping_interval=20.0,
+            ws_ping_timeout=20.0,
+        )
+    except OSError as error:
+        raise InputError(f"cannot serve on {args.host}:{args.port}: {error}") from None
+    return 0
+
+
+def _check_port(host: str, port: int) -> None:
+    """Fail with one clear line when the address cannot be listened on (in use, unknown)."""
+    import socket
+
+    from taluva.cli import InputError
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as error:
+        raise InputError(f"cannot listen on {host}:{port}: {error.strerror}") from None
+    family, kind, proto, _name, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            raise InputError(f"cannot listen on {host}:{port}: {error.strerror}") from None
+
+
+def _check_database(url: str) -> None:
+    """Open the database and apply the migrations now, so a bad URL is one clear line."""
+    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+
+    from taluva.cli import InputError, UsageError
+    from taluva.server.store import Store
+
+    try:
+        store = Store(url)
+    except (ArgumentError, ImportError, ValueError) as error:
+        raise UsageError(f"--database {_safe_url(url)}: {error}") from None
+    try:
+        store.migrate()
+    except SQLAlchemyError as error:
+        reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
+        raise InputError(f"cannot open the database {_safe_url(url)}: {reason}") from None
+    finally:
+        store.close()
+
+
+def _safe_url(url: str) -> str:
+    """The database URL with any password hidden."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return url

@@ -1,0 +1,42 @@
+"""Server settings: where games are stored, how AI seats run, and the per-client limits."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+def default_database_url() -> str:
+    """A SQLite file in the user's data folder (``$XDG_DATA_HOME/taluva/games.sqlite3``)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return f"sqlite:///{Path(base) / 'taluva' / 'games.sqlite3'}"
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one client may send: sizes in bytes, rates in messages per second with a burst."""
+
+    ws_message_bytes: int = 4096
+    ws_rate: float = 20.0
+    ws_burst: int = 60
+    http_body_bytes: int = 16384
+    http_rate: float = 10.0
+    http_burst: int = 60
+    name_chars: int = 32
+    game_name_chars: int = 60
+    send_queue: int = 256
+    """Messages waiting for a slow client before the server drops its connection."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything ``create_app`` needs; the defaults are those of ``taluva serve``."""
+
+    database: str = field(default_factory=default_database_url)
+    ai_workers: int = 1
+    """Processes that play AI seats and compute hints; 0 plays them in threads instead."""
+    hint_level: int = 3
+    limits: Limits = field(default_factory=Limits)
+    finished_cache: int = 64
+    """Finished games kept in memory after their last viewer leaves."""

@@ -1,0 +1,1 @@
+"""Alembic migrations of the server's database, shipped in the package and applied at start."""

@@ -1,0 +1,489 @@
+"""The authority over every game: seats and tokens, move checking, storage, broadcast, AI turns.
+
+Each game in play lives in a ``Room``: its engine position, the clients watching it and a lock
+that puts submissions in order. A move is checked (seat, state id, legality), stored, and
+only then applied and broadcast; the database's key on ``(game, ply)`` makes sure that of
+two submissions for the same ply exactly one is stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+import re
+import secrets
+import unicodedata
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol, TypeVar
+
+from taluva.errors import IllegalMove, InvalidOption
+from taluva.game import Game
+from taluva.record import RECORD_FORMAT
+from taluva.server.config import Settings
+from taluva.server.errors import ApiError, not_found
+from taluva.server.store import (
+    FINISHED,
+    LIVE,
+    OPEN,
+    PlyTaken,
+    Store,
+    StoredGame,
+    StoredSeat,
+    now,
+    token_digest,
+)
+from taluva.server.view import state_view
+from taluva.server.workers import AI_LEVELS, AiRunner, ai_spec, fallback_move, move_seed
+
+log = logging.getLogger("taluva.server")
+
+T = TypeVar("T")
+
+GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,16}$")
+MOVE_TEXT_CHARS = 200
+
+
+class Subscriber(Protocol):
+    """A connected client watching a room: it receives every broadcast as JSON text."""
+
+    def send(self, text: str) -> None:
+        """Queue one message; must not block."""
+
+
+@dataclass(eq=False)
+class Room:
+    """A game in memory: what is stored about it, its position, and who is watching."""
+
+    meta: StoredGame
+    game: Game
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    subscribers: set[Subscriber] = field(default_factory=set)
+    ai_task: asyncio.Task[None] | None = None
+    _cache: tuple[int, dict[str, Any]] | None = None
+    version: int = 0
+
+    @property
+    def id(self) -> str:
+        """The game's id."""
+        return self.meta.id
+
+    def seats_for(self, tokens: Iterable[str]) -> tuple[set[int], int]:
+        """The seats whose tokens are among ``tokens``, and how many tokens matched none."""
+        seats: set[int] = set()
+        unknown = 0
+        for token in tokens:
+            digest = token_digest(token)
+            matched = [
+                seat.seat
+                for seat in self.meta.seats
+                if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest)
+            ]
+            if matched:
+                seats.update(matched)
+            else:
+                unknown += 1
+        return seats, unknown
+
+    def state(self) -> dict[str, Any]:
+        """The public view of the current position (computed once per change)."""
+        if self._cache is None or self._cache[0] != self.version:
+            self._cache = (self.version, state_view(self, self.game))
+        return self._cache[1]
+
+    def broadcast(self, message: dict[str, Any]) -> None:
+        """Send one message to every watching client."""
+        text = json.dumps(message, separators=(",", ":"))
+        for subscriber in list(self.subscribers):
+            subscriber.send(text)
+
+    def record(self, moves: list[str] | None = None) -> dict[str, Any]:
+        """The full game record (with the hidden deck: for the server and its workers only)."""
+        return {
+            "format": RECORD_FORMAT,
+            "players": [seat.name for seat in self.meta.seats],
+            "options": self.meta.options,
+            "deck": self.meta.deck,
+            "doubles": self.meta.doubles,
+            "moves": [str(m) for m in self.game.moves] if moves is None else moves,
+            "result": None,
+        }
+
+
+def clean_name(value: Any, limit: int, what: str, default: str = "") -> str:
+    """A player or game name: trimmed, at most ``limit`` characters, no control characters.
+
+    Names are stored as given (HTML special characters included): clients must show them as
+    text, never as markup.
+
+    >>> clean_name("  Ana   <b>Lee</b> ", 32, "name")
+    'Ana <b>Lee</b>'
+    >>> clean_name("", 32, "name", "Player 2")
+    'Player 2'
+    """
+    if value is None:
+        value = ""
+    if not isinstance(value, str):
+        raise ApiError(422, "bad-request", f"{what} must be text")
+    text = " ".join(value.split())
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co") for c in text):
+        raise ApiError(422, "bad-request", f"{what} contains control characters")
+    if len(text) > limit:
+        raise ApiError(422, "bad-request", f"{what} is longer than {limit} characters")
+    return text or default
+
+
+def rebuild(meta: StoredGame, moves: list[str]) -> Game:
+    """Replay a stored game's moves from its deck (every move is checked again)."""
+    return Game.from_record(
+        {
+            "format": RECORD_FORMAT,
+            "players": [seat.name for seat in meta.seats],
+            "options": meta.options,
+            "deck": meta.deck,
+            "doubles": meta.doubles,
+            "moves": moves,
+            "result": None,
+        }
+    )
+
+
+class GameService:
+    """Creates, loads and runs games; every HTTP route and WebSocket goes through it."""
+
+    def __init__(self, settings: Settings, store: Store | None = None) -> None:
+        self.settings = settings
+        self.store = store or Store(settings.database)
+        self.ai = AiRunner(settings.ai_workers)
+        self.rooms: dict[str, Room] = {}
+        self.finished: OrderedDict[str, Room] = OrderedDict()
+        self._db_pool = ThreadPoolExecutor(
+            max_workers=1 if self.store.url.startswith("sqlite") else 4,
+            thread_name_prefix="taluva-db",
+        )
+        self._load_lock = asyncio.Lock()
+        self._closing = False
+
+    async def db(self, function: Callable[..., T], *args: Any) -> T:
+        """Run a storage call in the database thread and wait for it."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._db_pool, function, *args)
+
+    # ------------------------------------------------------------------ life cycle
+
+    async def start(self) -> None:
+        """Migrate the database, then resume every unfinished game (AI seats move again)."""
+        await self.db(self.store.migrate)
+        for game_id in await self.db(self.store.unfinished_game_ids):
+            try:
+                room = await self.room(game_id)
+            except Exception:
+                log.exception("game %s cannot be resumed", game_id)
+                continue
+            self.schedule_ai(room)
+        log.info("resumed %d unfinished games", len(self.rooms))
+
+    async def stop(self) -> None:
+        """Stop AI turns and workers, then close the database."""
+        self._closing = True
+        tasks = [room.ai_task for room in self.rooms.values() if room.ai_task is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self.ai.close()
+        self._db_pool.shutdown(wait=True)
+        self.store.close()
+
+    # ------------------------------------------------------------------ games
+
+    async def room(self, game_id: str) -> Room:
+        """The room of a game, loaded from the database on first use; ApiError 404 if none."""
+        if not GAME_ID.match(game_id):
+            raise not_found(game_id)
+        room = self.rooms.get(game_id) or self.finished.get(game_id)
+        if room is not None:
+            return room
+        async with self._load_lock:
+            room = self.rooms.get(game_id) or self.finished.get(game_id)
+            if room is not None:
+                return room
+            meta = await self.db(self.store.load_game, game_id)
+            if meta is None:
+                raise not_found(game_id)
+            moves, meta.moves = meta.moves, []
+            room = Room(meta, rebuild(meta, moves))
+            self._keep(room)
+            return room
+
+    def _keep(self, room: Room) -> None:
+        if room.meta.status != FINISHED:
+            self.rooms[room.id] = room
+            return
+        self.rooms.pop(room.id, None)
+        self.finished[room.id] = room
+        self.finished.move_to_end(room.id)
+        while len(self.finished) > self.settings.finished_cache:
+            oldest = next(iter(self.finished))
+            if self.finished[oldest].subscribers:
+                self.finished.move_to_end(oldest)
+                break
+            del self.finished[oldest]
+
+    async def create_game(self, request: dict[str, Any]) -> tuple[Room, list[dict[str, Any]]]:
+        """Create a game from a lobby request; return its room and the tokens of the seats
+        the creator took (the only time a token is ever sent)."""
+        limits = self.settings.limits
+        seats_in = request.get("seats")
+        if not isinstance(seats_in, list) or not 2 <= len(seats_in) <= 5:
+            raise ApiError(422, "bad-request", "seats must list 2 to 5 seats")
+        seats: list[StoredSeat] = []
+        tokens: list[dict[str, Any]] = []
+        for index, spec in enumerate(seats_in):
+            if not isinstance(spec, dict):
+                raise ApiError(422, "bad-request", f"seats[{index}] must be an object")
+            kind = spec.get("kind")
+            if kind == "ai":
+                level = spec.get("level")
+                if type(level) is not int or level not in AI_LEVELS:
+                    raise ApiError(
+                        422, "bad-request", f"seats[{index}].level must be a whole number 1 to 5"
+                    )
+                seats.append(StoredSeat(index, "ai", f"AI level {level}", ai_spec(level)))
+            elif kind == "human":
+                name = clean_name(
+                    spec.get("name"),
+                    limits.name_chars,
+                    f"seats[{index}].name",
+                    f"Player {index + 1}",
+                )
+                token_hash = None
+                if spec.get("take") is True:
+                    token = secrets.token_urlsafe(24)
+                    token_hash = token_digest(token)
+                    tokens.append({"seat": index, "token": token})
+                seats.append(StoredSeat(index, "human", name, None, token_hash))
+            else:
+                raise ApiError(422, "bad-request", f"seats[{index}].kind must be 'human' or 'ai'")
+        name = clean_name(
+            request.get("name"), limits.game_name_chars, "name", f"{seats[0].name}'s game"
+        )
+        hints = request.get("hints", True)
+        if not isinstance(hints, bool):
+            raise ApiError(422, "bad-request", "hints must be true or false")
+        try:
+            game = Game.new(
+                players=[seat.name for seat in seats],
+                seed=secrets.randbits(64),
+                tiles_per_player=request.get("tiles_per_player", 12),
+                expansions=_strings(request.get("expansions", []), "expansions"),
+                house_rules=_strings(request.get("house_rules", []), "house_rules"),
+            )
+        except InvalidOption as error:
+            raise ApiError(422, "bad-option", str(error)) from None
+        record = game.to_record()
+        stamp = now()
+        meta = StoredGame(
+            id=secrets.token_urlsafe(6),
+            name=name,
+            status=LIVE if all(seat.taken for seat in seats) else OPEN,
+            options=record["options"],
+            deck=record["deck"],
+            doubles=list(record.get("doubles") or []),
+            hints=hints,
+            ply=0,
+            result=None,
+            created_at=stamp,
+            updated_at=stamp,
+            seats=seats,
+        )
+        await self.db(self.store.create_game, meta)
+        room = Room(meta, game)
+        self._keep(room)
+        self.schedule_ai(room)
+        return room, tokens
+
+    async def join(self, game_id: str, seat: int, name: Any) -> dict[str, Any]:
+        """Take a free human seat; return its token (sent to this client only)."""
+        room = await self.room(game_id)
+        if not 0 <= seat < len(room.meta.seats):
+            raise ApiError(404, "not-found", f"game {game_id} has no seat {seat}")
+        clean = clean_name(name, self.settings.limits.name_chars, "name", f"Player {seat + 1}")
+        async with room.lock:
+            current = room.meta.seats[seat]
+            if current.taken:
+                raise ApiError(409, "seat-taken", f"seat {seat} of game {game_id} is taken")
+            token = secrets.token_urlsafe(24)
+            digest = token_digest(token)
+            if not await self.db(self.store.claim_seat, game_id, seat, clean, digest):
+                raise ApiError(409, "seat-taken", f"seat {seat} of game {game_id} is taken")
+            room.meta.seats[seat] = replace(current, name=clean, token_hash=digest)
+            room.game = rebuild(room.meta, [])
+            if all(s.taken for s in room.meta.seats):
+                await self.db(self.store.set_status, game_id, LIVE)
+                room.meta.status = LIVE
+            room.meta.updated_at = now()
+            room.version += 1
+            room.broadcast({"type": "state", "state": room.state()})
+        self.schedule_ai(room)
+        return {"seat": seat, "token": token}
+
+    async def submit(self, room: Room, seats: set[int], state: Any, text: Any) -> dict[str, Any]:
+        """Check, store, apply and broadcast one move; return the broadcast message.
+
+        Refused (ApiError, nothing changed) unless the game is live, ``state`` is the current
+        state id (the number of moves played), the player to move holds one of ``seats`` and
+        the engine finds the move legal.
+        """
+        if type(state) is not int:
+            raise ApiError(400, "bad-request", "state must be the state id (a whole number)")
+        if not isinstance(text, str) or not text.strip():
+            raise ApiError(400, "bad-request", "move must be move text such as 'tile 0,0 3'")
+        if len(text) > MOVE_TEXT_CHARS:
+            raise ApiError(400, "bad-request", f"move text is longer than {MOVE_TEXT_CHARS}")
+        async with room.lock:
+            game = room.game
+            if room.meta.status == OPEN:
+                raise ApiError(409, "waiting", "the game starts when every seat is taken")
+            if game.is_over:
+                raise ApiError(409, "over", "the game is over")
+            if state != game.ply:
+                raise ApiError(409, "stale", f"state {state} is not the current state {game.ply}")
+            seat = game.to_move
+            if seat not in seats:
+                raise ApiError(
+                    403,
+                    "not-your-turn",
+                    f"it is {room.meta.seats[seat].name}'s turn (seat {seat})",
+                )
+            trial = game.copy()
+            try:
+                trial.play(text)
+            except IllegalMove as error:
+                raise ApiError(422, "illegal", str(error)) from None
+            canonical = str(trial.moves[-1])
+            status = FINISHED if trial.is_over else LIVE
+            result = None if trial.result is None else trial.result.to_json()
+            try:
+                await self.db(
+                    self.store.append_move, room.id, game.ply, seat, canonical, status, result
+                )
+            except PlyTaken:
+                raise ApiError(409, "stale", f"another move for state {state} came first") from None
+            room.game = trial
+            room.meta.move_seats.append(seat)
+            room.meta.status = status
+            room.meta.ply = trial.ply
+            room.meta.result = result
+            room.meta.updated_at = now()
+            room.version += 1
+            message = {
+                "type": "move",
+                "ply": game.ply,
+                "seat": seat,
+                "move": canonical,
+                "state": room.state(),
+            }
+            room.broadcast(message)
+            if status == FINISHED:
+                self._keep(room)
+        self.schedule_ai(room)
+        return message
+
+    # ------------------------------------------------------------------ AI and helpers
+
+    def _ai_to_move(self, room: Room) -> StoredSeat | None:
+        if room.meta.status != LIVE or room.game.is_over:
+            return None
+        seat = room.meta.seats[room.game.to_move]
+        return seat if seat.kind == "ai" else None
+
+    def schedule_ai(self, room: Room) -> None:
+        """Start the AI turns of a room if an AI seat is to move (once at a time)."""
+        if self._closing or self._ai_to_move(room) is None:
+            return
+        if room.ai_task is not None and not room.ai_task.done():
+            return
+        room.ai_task = asyncio.get_running_loop().create_task(self._play_ai(room))
+
+    async def _play_ai(self, room: Room) -> None:
+        while (seat := self._ai_to_move(room)) is not None:
+            ply = room.game.ply
+            seed = move_seed(room.id, ply)
+            try:
+                text = await self.ai.choose(room.record(), seat.ai or "level:1", seed)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception(
+                    "AI seat %d of game %s failed: a random move instead", seat.seat, room.id
+                )
+                text = fallback_move(room.game, seed)
+            try:
+                await self.submit(room, {seat.seat}, ply, text)
+            except ApiError as error:
+                log.error("AI move %r in game %s refused: %s", text, room.id, error.message)
+                if room.game.ply == ply:
+                    await self.submit(room, {seat.seat}, ply, fallback_move(room.game, seed))
+
+    def explain(self, room: Room, text: Any) -> dict[str, Any]:
+        """Whether a move is legal now and, if not, why (for hover explanations)."""
+        if not isinstance(text, str) or len(text) > MOVE_TEXT_CHARS:
+            raise ApiError(400, "bad-request", "move must be move text of at most 200 characters")
+        game = room.game
+        if room.meta.status == OPEN:
+            reason: str | None = "the game starts when every seat is taken"
+        else:
+            reason = game.explain(text)
+        return {
+            "type": "explain",
+            "ply": game.ply,
+            "move": text,
+            "legal": reason is None,
+            "reason": reason,
+        }
+
+    async def hint(self, room: Room, seats: set[int]) -> dict[str, Any]:
+        """The AI's suggestion for the player to move, if this game allows hints."""
+        if not room.meta.hints:
+            raise ApiError(403, "hints-off", "hints are turned off in this game")
+        game = room.game
+        if room.meta.status != LIVE or game.is_over:
+            raise ApiError(409, "over", "there is no move to suggest")
+        if game.to_move not in seats:
+            raise ApiError(403, "not-your-turn", "hints are for the player to move")
+        try:
+            move, value = await self.ai.hint(room.record(), self.settings.hint_level)
+        except ImportError:
+            raise ApiError(503, "unavailable", "the AI is not installed on this server") from None
+        return {"type": "hint", "ply": game.ply, "move": move, "value": round(value, 3)}
+
+    def state_at(self, room: Room, ply: int) -> dict[str, Any]:
+        """The public view after the first ``ply`` moves (for the replay viewer)."""
+        if type(ply) is not int or not 0 <= ply <= room.game.ply:
+            raise ApiError(
+                422, "bad-request", f"ply must be a whole number from 0 to {room.game.ply}"
+            )
+        if ply == room.game.ply:
+            return room.state()
+        moves = [str(m) for m in room.game.moves[:ply]]
+        return state_view(room, rebuild(room.meta, moves), live=False)
+
+    def public_record(self, room: Room) -> dict[str, Any]:
+        """The record to download: whole once finished; while the game runs, the deck is cut
+        to the tiles already drawn, since the order of the rest is hidden."""
+        record = room.record()
+        record["result"] = None if room.game.result is None else room.game.result.to_json()
+        if room.meta.status != FINISHED:
+            seen = len(room.meta.deck) - room.game.tiles_left
+            record["deck"] = room.meta.deck[:seen]
+        return record
+
+
+def _strings(value: Any, what: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ApiError(422, "bad-request", f"{what} must be a list of names")
+    return value

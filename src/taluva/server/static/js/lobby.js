@@ -1,0 +1,159 @@
+// The lobby: create a game (people, AI levels, options), list open, live and finished games.
+
+import { ApiError, api, playerName, tokens } from "./api.js";
+import { h, clear, toast } from "./dom.js";
+
+const SEAT_CHOICES = [
+  ["you", "You (this browser)"],
+  ["human", "Another person (free seat)"],
+  ["ai:1", "AI level 1 (easiest)"],
+  ["ai:2", "AI level 2"],
+  ["ai:3", "AI level 3"],
+  ["ai:4", "AI level 4"],
+  ["ai:5", "AI level 5 (strongest)"],
+];
+
+const EXPANSION_NAMES = { ships: "Ships", double_hex: "Double-hex tiles" };
+const HOUSE_RULE_NAMES = {
+  adjacent_hut: "A new hut may stand next to your own buildings",
+  all_tiles: "Play with every tile in the box",
+};
+
+export class Lobby {
+  constructor(root, config) {
+    this.root = root;
+    this.config = config;
+    this.seats = ["you", "ai:2"];
+    this.names = [playerName.get(), ""];
+    this.build();
+    this.refresh();
+    this.timer = setInterval(() => this.refresh(), 5000);
+  }
+
+  destroy() {
+    clearInterval(this.timer);
+  }
+
+  build() {
+    this.seatBox = h("div", { class: "seats" });
+    this.gameName = h("input", { id: "game-name", maxlength: 60, placeholder: "e.g. Thursday club", "aria-label": "Game name" });
+    this.tiles = h("select", { id: "tiles-per-player", "aria-label": "Tiles per player" });
+    this.hints = h("input", { type: "checkbox", id: "hints", checked: true });
+    const zones = this.config.expansions.filter((e) => e.startsWith("board:"));
+    this.zone = h("select", { id: "zone", "aria-label": "Game board zone" },
+      h("option", { value: "" }, "No board (unlimited island)"),
+      ...zones.map((z) => h("option", { value: z }, `Board: ${z.slice(6)}`)));
+    this.expansions = this.config.expansions.filter((e) => !e.startsWith("board:")).map((name) =>
+      h("label", { class: "check" }, h("input", { type: "checkbox", value: name, class: "expansion" }), EXPANSION_NAMES[name] || name));
+    this.houseRules = this.config.house_rules.map((name) =>
+      h("label", { class: "check" }, h("input", { type: "checkbox", value: name, class: "house-rule" }), HOUSE_RULE_NAMES[name] || name));
+    const form = h("form", { class: "create", onsubmit: (e) => { e.preventDefault(); this.create(); } },
+      h("h2", {}, "New game"),
+      h("label", { for: "game-name" }, "Name"), this.gameName,
+      h("fieldset", {}, h("legend", {}, "Seats (2 to 5)"), this.seatBox,
+        h("div", { class: "row" },
+          h("button", { type: "button", id: "add-seat", onclick: () => this.changeSeats(1) }, "+ Seat"),
+          h("button", { type: "button", id: "remove-seat", onclick: () => this.changeSeats(-1) }, "− Seat"))),
+      h("fieldset", {}, h("legend", {}, "Options"),
+        h("label", { for: "tiles-per-player" }, "Tiles per player"), this.tiles,
+        ...(zones.length ? [h("label", { for: "zone" }, "Game board"), this.zone] : []),
+        ...this.expansions, ...this.houseRules,
+        h("label", { class: "check" }, this.hints, "Allow the AI hint button")),
+      h("button", { type: "submit", class: "primary big", id: "create" }, "Create game"));
+    this.lists = {
+      open: h("ul", { class: "games", id: "open-games" }),
+      live: h("ul", { class: "games", id: "live-games" }),
+      finished: h("ul", { class: "games", id: "finished-games" }),
+    };
+    clear(this.root, h("div", { class: "lobby" },
+      form,
+      h("section", { class: "lists" },
+        h("h2", {}, "Open games"), h("p", { class: "hint-line" }, "Waiting for players: take a free seat."), this.lists.open,
+        h("h2", {}, "Playing now"), this.lists.live,
+        h("h2", {}, "Finished"), this.lists.finished)));
+    this.renderSeats();
+  }
+
+  renderSeats() {
+    const rows = this.seats.map((choice, i) => {
+      const select = h("select", { "aria-label": `Seat ${i + 1}`, class: "seat-kind", onchange: (e) => { this.seats[i] = e.target.value; this.renderSeats(); } },
+        ...SEAT_CHOICES.map(([value, label]) => h("option", { value, selected: value === choice }, label)));
+      const name = choice === "you" || choice === "human"
+        ? h("input", {
+          class: "seat-name", maxlength: 32, value: this.names[i] || "", "aria-label": `Seat ${i + 1} name`,
+          placeholder: choice === "you" ? "your name" : "name (optional)",
+          oninput: (e) => { this.names[i] = e.target.value; },
+        })
+        : null;
+      return h("div", { class: "seat-row" }, h("span", { class: "seat-number" }, `${i + 1}.`), select, name);
+    });
+    clear(this.seatBox, ...rows);
+    const two = this.seats.length === 2;
+    const current = this.tiles.value || "12";
+    clear(this.tiles, ...this.config.tiles_per_player.filter((n) => two || n === 12)
+      .map((n) => h("option", { value: n, selected: String(n) === current }, String(n))));
+  }
+
+  changeSeats(step) {
+    const count = this.seats.length + step;
+    if (count < 2 || count > 5) return;
+    if (step > 0) { this.seats.push("ai:2"); this.names.push(""); } else { this.seats.pop(); this.names.pop(); }
+    this.renderSeats();
+  }
+
+  async create() {
+    const seats = this.seats.map((choice, i) => {
+      if (choice.startsWith("ai:")) return { kind: "ai", level: Number(choice.slice(3)) };
+      return { kind: "human", name: this.names[i] || null, take: choice === "you" };
+    });
+    const expansions = [...this.root.querySelectorAll(".expansion:checked")].map((e) => e.value);
+    if (this.zone.value) expansions.push(this.zone.value);
+    const body = {
+      name: this.gameName.value || null,
+      seats,
+      tiles_per_player: Number(this.tiles.value || 12),
+      expansions,
+      house_rules: [...this.root.querySelectorAll(".house-rule:checked")].map((e) => e.value),
+      hints: this.hints.checked,
+    };
+    const you = this.seats.indexOf("you");
+    if (you >= 0 && this.names[you]) playerName.set(this.names[you]);
+    try {
+      const reply = await api("POST", "/api/games", body);
+      for (const { seat, token } of reply.tokens) tokens.add(reply.game.id, seat, token);
+      location.hash = `#/game/${reply.game.id}`;
+    } catch (error) {
+      toast(error instanceof ApiError ? error.message : String(error), "error");
+    }
+  }
+
+  async refresh() {
+    for (const status of ["open", "live", "finished"]) {
+      try {
+        const { games } = await api("GET", `/api/games?status=${status}&limit=30`);
+        this.renderList(status, games);
+      } catch (error) {
+        clear(this.lists[status], h("li", { class: "empty" }, `Cannot load: ${error.message}`));
+      }
+    }
+  }
+
+  renderList(status, games) {
+    const list = this.lists[status];
+    if (!games.length) {
+      clear(list, h("li", { class: "empty" }, "None."));
+      return;
+    }
+    const mine = tokens.all();
+    clear(list, ...games.map((g) => {
+      const players = g.players.map((p) => (p.taken ? p.name : "(free)")).join(", ");
+      const options = [...g.options.expansions, ...g.options.house_rules].join(", ");
+      const label = status === "finished" ? "Replay" : mine[g.id] ? "Continue" : status === "open" ? "Join" : "Watch";
+      return h("li", { class: "game-entry", "data-game": g.id },
+        h("a", { href: `#/game/${encodeURIComponent(g.id)}`, class: "button" }, label),
+        h("span", { class: "game-name" }, g.name),
+        h("span", { class: "game-players" }, players),
+        h("span", { class: "game-meta" }, `${g.ply} moves${options ? " · " + options : ""}`));
+    }));
+  }
+}

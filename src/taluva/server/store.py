@@ -1,0 +1,289 @@
+"""Storage of games, seats and moves through SQLAlchemy 2, SQLite or PostgreSQL alike.
+
+Every method is synchronous and short; the server calls them from a worker thread so the
+event loop never waits on the disk. The schema comes from the Alembic revisions shipped in
+``taluva.server.migrations``, applied by ``migrate()`` when the server starts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from taluva.server.models import GameRow, MoveRow, SeatRow
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+OPEN = "open"
+LIVE = "live"
+FINISHED = "finished"
+STATUSES = (OPEN, LIVE, FINISHED)
+"""A game is open while a human seat is free, live once every seat is taken, then finished."""
+
+
+class PlyTaken(Exception):
+    """Another move was stored for this ply first: the submission is stale."""
+
+
+def token_digest(token: str) -> str:
+    """The SHA-256 digest under which a seat token is stored (the token itself never is)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def now() -> datetime:
+    """The current time in UTC."""
+    return datetime.now(UTC)
+
+
+@dataclass(slots=True)
+class StoredSeat:
+    """A seat as stored: human or AI, its player's name, and whether it is taken."""
+
+    seat: int
+    kind: str
+    name: str
+    ai: str | None = None
+    token_hash: str | None = None
+
+    @property
+    def taken(self) -> bool:
+        """Whether a human holds this seat (AI seats are always taken)."""
+        return self.kind == "ai" or self.token_hash is not None
+
+
+@dataclass(slots=True)
+class StoredGame:
+    """Everything stored about one game, enough to rebuild it exactly."""
+
+    id: str
+    name: str
+    status: str
+    options: dict[str, Any]
+    deck: list[str]
+    doubles: list[str]
+    hints: bool
+    ply: int
+    result: dict[str, Any] | None
+    created_at: datetime
+    updated_at: datetime
+    seats: list[StoredSeat] = field(default_factory=list)
+    moves: list[str] = field(default_factory=list)
+    move_seats: list[int] = field(default_factory=list)
+    """The seat that played each move, in order."""
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    # WAL with synchronous=NORMAL: a committed move survives the server process being
+    # killed (the OS holds it); only a power cut may lose the last few.
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
+
+
+def make_engine(url: str) -> Engine:
+    """A SQLAlchemy engine for ``url``, with SQLite tuned for a single server process."""
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    return create_engine(url, pool_size=8, max_overflow=4, pool_pre_ping=True)
+
+
+class Store:
+    """The games database: create, claim seats, append moves (one per ply), read back."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        self._session = sessionmaker(self.engine, expire_on_commit=False)
+
+    def migrate(self) -> None:
+        """Bring the schema up to the newest shipped revision (a no-op when it is)."""
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        with self.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+
+    def close(self) -> None:
+        """Release every pooled connection."""
+        self.engine.dispose()
+
+    def create_game(self, game: StoredGame) -> None:
+        """Store a new game with its seats (no moves yet)."""
+        with self._session.begin() as session:
+            session.add(
+                GameRow(
+                    id=game.id,
+                    name=game.name,
+                    status=game.status,
+                    options=game.options,
+                    deck=game.deck,
+                    doubles=game.doubles,
+                    hints=game.hints,
+                    ply=0,
+                    result=None,
+                    created_at=game.created_at,
+                    updated_at=game.updated_at,
+                )
+            )
+            session.flush()
+            for seat in game.seats:
+                session.add(
+                    SeatRow(
+                        game_id=game.id,
+                        seat=seat.seat,
+                        kind=seat.kind,
+                        ai=seat.ai,
+                        name=seat.name,
+                        token_hash=seat.token_hash,
+                    )
+                )
+
+    def claim_seat(self, game_id: str, seat: int, name: str, token_hash: str) -> bool:
+        """Give a free human seat to a player; False if someone took it first."""
+        with self._session.begin() as session:
+            claimed = session.execute(
+                update(SeatRow)
+                .where(
+                    SeatRow.game_id == game_id,
+                    SeatRow.seat == seat,
+                    SeatRow.kind == "human",
+                    SeatRow.token_hash.is_(None),
+                )
+                .values(name=name, token_hash=token_hash)
+            )
+            return bool(claimed.rowcount == 1)  # type: ignore[attr-defined]
+
+    def set_status(self, game_id: str, status: str) -> None:
+        """Change a game's status (open to live when its last seat is taken)."""
+        with self._session.begin() as session:
+            session.execute(
+                update(GameRow).where(GameRow.id == game_id).values(status=status, updated_at=now())
+            )
+
+    def append_move(
+        self,
+        game_id: str,
+        ply: int,
+        seat: int,
+        text: str,
+        status: str,
+        result: dict[str, Any] | None,
+    ) -> None:
+        """Store move number ``ply`` and the game's new status in one transaction.
+
+        Raises PlyTaken when a move for that ply is already stored.
+        """
+        stamp = now()
+        try:
+            with self._session.begin() as session:
+                session.add(
+                    MoveRow(game_id=game_id, ply=ply, seat=seat, text=text, created_at=stamp)
+                )
+                session.flush()
+                session.execute(
+                    update(GameRow)
+                    .where(GameRow.id == game_id)
+                    .values(ply=ply + 1, status=status, result=result, updated_at=stamp)
+                )
+        except IntegrityError:
+            raise PlyTaken(f"game {game_id}: ply {ply} is already stored") from None
+
+    def load_game(self, game_id: str) -> StoredGame | None:
+        """Everything stored about a game, its moves in order; None if there is no such game."""
+        with self._session() as session:
+            row = session.get(GameRow, game_id)
+            if row is None:
+                return None
+            return self._stored(session, row)
+
+    def _stored(self, session: Session, row: GameRow) -> StoredGame:
+        seats = session.scalars(
+            select(SeatRow).where(SeatRow.game_id == row.id).order_by(SeatRow.seat)
+        ).all()
+        moves = session.execute(
+            select(MoveRow.text, MoveRow.seat)
+            .where(MoveRow.game_id == row.id)
+            .order_by(MoveRow.ply)
+        ).all()
+        return StoredGame(
+            id=row.id,
+            name=row.name,
+            status=row.status,
+            options=dict(row.options),
+            deck=list(row.deck),
+            doubles=list(row.doubles),
+            hints=row.hints,
+            ply=row.ply,
+            result=row.result,
+            created_at=row.created_at,
+            updated_at=row.updated_at,
+            seats=[StoredSeat(s.seat, s.kind, s.name, s.ai, s.token_hash) for s in seats],
+            moves=[text for text, _ in moves],
+            move_seats=[seat for _, seat in moves],
+        )
+
+    def unfinished_game_ids(self) -> list[str]:
+        """Ids of every game not finished yet: the ones to resume after a restart."""
+        with self._session() as session:
+            return list(
+                session.scalars(
+                    select(GameRow.id).where(GameRow.status != FINISHED).order_by(GameRow.id)
+                ).all()
+            )
+
+    def list_games(self, status: str, limit: int) -> list[StoredGame]:
+        """The most recently active games of one status, newest first (moves not loaded)."""
+        with self._session() as session:
+            rows = session.scalars(
+                select(GameRow)
+                .where(GameRow.status == status)
+                .order_by(GameRow.updated_at.desc(), GameRow.id)
+                .limit(limit)
+            ).all()
+            ids = [row.id for row in rows]
+            seats: dict[str, list[StoredSeat]] = {game_id: [] for game_id in ids}
+            for s in session.scalars(
+                select(SeatRow).where(SeatRow.game_id.in_(ids)).order_by(SeatRow.seat)
+            ):
+                seats[s.game_id].append(StoredSeat(s.seat, s.kind, s.name, s.ai, s.token_hash))
+            return [
+                StoredGame(
+                    id=row.id,
+                    name=row.name,
+                    status=row.status,
+                    options=dict(row.options),
+                    deck=[],
+                    doubles=list(row.doubles),
+                    hints=row.hints,
+                    ply=row.ply,
+                    result=row.result,
+                    created_at=row.created_at,
+                    updated_at=row.updated_at,
+                    seats=seats[row.id],
+                )
+                for row in rows
+            ]
+
+    def count_moves(self, game_id: str) -> int:
+        """How many moves are stored for a game."""
+        with self._session() as session:
+            return int(
+                session.scalar(
+                    select(func.count()).select_from(MoveRow).where(MoveRow.game_id == game_id)
+                )
+                or 0
+            )

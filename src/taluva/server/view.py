@@ -1,0 +1,164 @@
+"""What clients may see of a game, as JSON: the board, the players, the log, the legal moves.
+
+The draw pile's order is hidden information, so no view includes it; seat tokens never
+appear in a view either. Expansion data (ships, lagoons, face-up double-hex tiles, the
+board zone) is read only when the engine offers it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+from taluva.game import Game
+from taluva.hexes import coords
+from taluva.server.store import StoredGame, StoredSeat
+from taluva.tiles import TERRAIN_NAMES
+
+if TYPE_CHECKING:
+    from taluva.server.rooms import Room
+
+REASONS = {
+    "victory": "placed every piece of two kinds",
+    "last-standing": "every other player was eliminated",
+    "tiles": "the tiles ran out",
+    "no-placement": "no tile could be placed",
+}
+
+
+def _qr(hex_: int) -> list[int]:
+    q, r = coords(hex_)
+    return [q, r]
+
+
+def _optional(game: Game, name: str) -> Any:
+    """An engine attribute that only some versions have (expansions), or None."""
+    value = getattr(game, name, None)
+    if callable(value):
+        call: Callable[[], Any] = value
+        return call()
+    return value
+
+
+def zone_view(name: str | None) -> dict[str, Any] | None:
+    """The board zone's name and outline (in units of the hex size), if the game has one."""
+    if not name:
+        return None
+    try:
+        from taluva.zones import ZONES
+    except ImportError:
+        return {"name": name, "polygon": []}
+    zone = ZONES.get(name)
+    polygon = [] if zone is None else [[round(x, 4), round(y, 4)] for x, y in zone.polygon]
+    return {"name": name, "title": getattr(zone, "title", name), "polygon": polygon}
+
+
+def board_view(game: Game) -> dict[str, Any]:
+    """The island: hexes ``[q, r, level, terrain, tile]``, buildings, ships and lagoons."""
+    hexes = [[*_qr(h), game.level(h), game.terrain(h), game.tile_index(h)] for h in game.land()]
+    buildings = [
+        [*_qr(h), player, kind, game.level(h)]
+        for h, (player, kind) in sorted(game.buildings().items())
+    ]
+    ships_raw = _optional(game, "ships")
+    ships = (
+        [[*_qr(h), player] for h, player in sorted(ships_raw.items())]
+        if isinstance(ships_raw, dict)
+        else []
+    )
+    lagoons_raw = _optional(game, "lagoons")
+    lagoons = (
+        [[_qr(h) for h in sorted(lagoon)] for lagoon in lagoons_raw]
+        if isinstance(lagoons_raw, Iterable)
+        else []
+    )
+    return {"hexes": hexes, "buildings": buildings, "ships": ships, "lagoons": lagoons}
+
+
+def players_view(room: Room, game: Game) -> list[dict[str, Any]]:
+    """One entry per seat: name, human or AI, pieces left, score, whether still in."""
+    out = set(game.eliminated)
+    return [
+        {
+            "seat": seat.seat,
+            "name": seat.name,
+            "kind": seat.kind,
+            "level": seat_level(seat),
+            "taken": seat.taken,
+            "supply": game.supply(seat.seat),
+            "score": game.score(seat.seat),
+            "destroyed": game.destroyed_huts(seat.seat),
+            "eliminated": seat.seat in out,
+        }
+        for seat in room.meta.seats
+    ]
+
+
+def result_view(game: Game) -> dict[str, Any] | None:
+    """The ranking with the reason, or None while the game runs."""
+    outcome = game.result
+    if outcome is None:
+        return None
+    data = outcome.to_json()
+    data["explanation"] = REASONS.get(data["reason"], data["reason"])
+    return data
+
+
+def state_view(room: Room, game: Game, *, live: bool = True) -> dict[str, Any]:
+    """The whole public state of a game at ``game``'s position (a past one for replays)."""
+    playing = live and room.meta.status != "open" and not game.is_over
+    doubles = _optional(game, "doubles")
+    return {
+        "id": room.meta.id,
+        "name": room.meta.name,
+        "status": room.meta.status if live else ("finished" if game.is_over else "replay"),
+        "ply": game.ply,
+        "plies": room.game.ply,
+        "phase": game.phase,
+        "to_move": game.to_move,
+        "tile": game.tile,
+        "tiles_left": game.tiles_left,
+        "doubles": list(doubles) if doubles is not None else [],
+        "zone": zone_view(_optional(game, "zone")),
+        "options": game.options,
+        "hints": room.meta.hints,
+        "players": players_view(room, game),
+        **board_view(game),
+        "moves": [str(move) for move in game.moves],
+        "movers": room.meta.move_seats[: game.ply],
+        "legal": sorted(str(move) for move in game.legal_moves()) if playing else [],
+        "result": result_view(game),
+        "terrains": list(TERRAIN_NAMES),
+    }
+
+
+def summary_view(game: StoredGame) -> dict[str, Any]:
+    """A lobby entry: enough to list the game and offer its free seats."""
+    return {
+        "id": game.id,
+        "name": game.name,
+        "status": game.status,
+        "ply": game.ply,
+        "options": game.options,
+        "hints": game.hints,
+        "players": [
+            {
+                "seat": seat.seat,
+                "name": seat.name,
+                "kind": seat.kind,
+                "level": seat_level(seat),
+                "taken": seat.taken,
+            }
+            for seat in game.seats
+        ],
+        "result": game.result,
+        "created_at": game.created_at.isoformat(),
+        "updated_at": game.updated_at.isoformat(),
+    }
+
+
+def seat_level(seat: StoredSeat) -> int | None:
+    """The level of an AI seat (``level:N``), None for a human."""
+    if seat.ai and seat.ai.startswith("level:"):
+        return int(seat.ai.split(":", 1)[1])
+    return None

@@ -1,0 +1,99 @@
+"""AI seats and hints, computed away from the event loop (worker processes, or threads).
+
+A worker receives the game's full record, rebuilds the position itself and answers with
+move text, so nothing it does can touch the server's own game objects. The AI layer is
+``taluva.ai``: ``make_agent(spec, seed).choose(game)`` and ``hint(game, level)``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import multiprocessing
+import random
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from taluva.game import Game
+
+log = logging.getLogger("taluva.server")
+
+AI_LEVELS = (1, 2, 3, 4, 5)
+
+
+def ai_spec(level: int) -> str:
+    """The ``taluva.ai`` spec of an AI seat of this level."""
+    return f"level:{level}"
+
+
+def move_seed(game_id: str, ply: int) -> int:
+    """A seed that depends only on the game and the ply, so a resumed game plays the same."""
+    digest = hashlib.sha256(f"{game_id}:{ply}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
+
+
+def fallback_move(game: Game, seed: int) -> str:
+    """A legal move chosen at random: what an AI seat plays if its agent fails."""
+    return str(random.Random(seed).choice(game.legal_moves()))
+
+
+def choose_move(record: dict[str, Any], spec: str, seed: int) -> str:
+    """Run in a worker: rebuild the game and ask the agent ``spec`` for its move text."""
+    game = Game.from_record(record)
+    try:
+        from taluva.ai import make_agent
+    except ImportError:
+        log.error("taluva.ai is not available: AI seats play random legal moves")
+        return fallback_move(game, seed)
+    agent = make_agent(spec, seed)
+    move = agent.choose(game.copy())
+    return str(move)
+
+
+def hint_move(record: dict[str, Any], level: int) -> tuple[str, float]:
+    """Run in a worker: the move ``taluva.ai.hint`` suggests and its evaluation in [0, 1]."""
+    from taluva.ai import hint
+
+    game = Game.from_record(record)
+    move, value = hint(game, level)
+    return str(move), float(value)
+
+
+class AiRunner:
+    """Runs agents in ``workers`` processes (threads when 0) without blocking the server."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._executor: Executor = self._new_executor()
+
+    def _new_executor(self) -> Executor:
+        if self.workers <= 0:
+            return ThreadPoolExecutor(max_workers=2, thread_name_prefix="taluva-ai")
+        return ProcessPoolExecutor(
+            max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
+        )
+
+    async def _run(self, function: Any, *args: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor, function, *args)
+        except BrokenProcessPool:
+            log.error("an AI worker process died; starting new ones")
+            self._executor = self._new_executor()
+            return await loop.run_in_executor(self._executor, function, *args)
+
+    async def choose(self, record: dict[str, Any], spec: str, seed: int) -> str:
+        """The move text the agent ``spec`` plays in the position of ``record``."""
+        result: str = await self._run(choose_move, record, spec, seed)
+        return result
+
+    async def hint(self, record: dict[str, Any], level: int) -> tuple[str, float]:
+        """A suggested move for the side to move, with its evaluation."""
+        result: tuple[str, float] = await self._run(hint_move, record, level)
+        return result
+
+    def close(self) -> None:
+        """Stop the workers (running jobs are abandoned)."""
+        self._executor.shutdown(wait=False, cancel_futures=True)

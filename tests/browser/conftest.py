@@ -1,0 +1,73 @@
+"""Browser tests: a real ``taluva serve`` process and Debian's Chromium driven by Playwright.
+
+Playwright's own browser download does not work on these machines, so the tests launch
+``/usr/bin/chromium`` (installed by scripts/ci-system-deps.sh). Screenshots go to
+``$TALUVA_SCREENSHOTS`` when it is set, so a person can look at them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from test_server_support import free_port, start_server
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_FLAGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def server_url() -> Iterator[str]:
+    """A live server on loopback with a fresh SQLite database, for the whole session."""
+    folder = Path(tempfile.mkdtemp(prefix="taluva-browser-"))
+    port = free_port()
+    process = start_server(f"sqlite:///{folder / 'games.sqlite3'}", port, "--hint-level", "1")
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium under Playwright, shared by every browser test."""
+    from playwright.sync_api import sync_playwright
+
+    assert CHROMIUM.exists(), "install Debian's chromium: scripts/ci-system-deps.sh"
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def screenshot() -> Any:
+    """Save a page's screenshot as NAME.png in $TALUVA_SCREENSHOTS (if set)."""
+    folder = os.environ.get("TALUVA_SCREENSHOTS")
+
+    def take(page: Any, name: str) -> None:
+        if folder:
+            Path(folder).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(Path(folder) / f"{name}.png"))
+
+    return take

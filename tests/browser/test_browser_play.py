@@ -1,0 +1,333 @@
+"""People playing in Chromium: against the AI, against each other, on a phone, in replays."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+TIMEOUT_MS = 15000
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 820})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert errors == []
+
+
+def status(page: Any) -> str:
+    text: str = page.locator(".status-line").inner_text()
+    return text
+
+
+def wait_status(page: Any, words: str) -> None:
+    page.wait_for_function(
+        "words => document.querySelector('.status-line')?.textContent.includes(words)", arg=words
+    )
+
+
+def wait_moves(page: Any, count: int) -> None:
+    page.wait_for_function(
+        "n => document.querySelectorAll('.log .log-move').length >= n", arg=count
+    )
+
+
+def centre_of(locator: Any) -> tuple[float, float]:
+    box = locator.bounding_box()
+    assert box is not None
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def place_tile_by_clicking(page: Any, tap: bool = False) -> None:
+    """Point at the first highlighted spot, click to hold the tile there, click to place it."""
+    x, y = centre_of(page.locator(".marks .spot").first)
+    if tap:
+        page.touchscreen.tap(x, y)
+        page.touchscreen.tap(x, y)
+    else:
+        page.mouse.move(x, y)
+        assert page.locator(".ghost polygon").count() > 0
+        page.mouse.click(x, y)
+        page.mouse.click(x, y)
+    wait_status(page, "build")
+
+
+def build_by_clicking(page: Any, tap: bool = False) -> None:
+    """Click a highlighted hex, choose its first action (previewed), then confirm it."""
+    target = page.locator('.marks polygon[fill^="rgba(0,229,255"]').first
+    x, y = centre_of(target)
+    if tap:
+        page.touchscreen.tap(x, y)
+    else:
+        page.mouse.click(x, y)
+    choose_first_action(page)
+
+
+def choose_first_action(page: Any, shot: Any = None) -> None:
+    """Select the menu's first action (a single one is selected already: it is previewed),
+    then confirm it."""
+    page.wait_for_selector(".build-menu[data-ready='true']")
+    first = page.locator(".build-menu .menu-item").first
+    if first.get_attribute("aria-pressed") != "true":
+        first.click()
+    assert page.locator(".ghost .piece").count() > 0
+    if shot is not None:
+        shot()
+    page.locator(".build-menu .confirm").click()
+
+
+def create_from_lobby(page: Any, url: str, second_seat: str) -> str:
+    page.goto(url + "/")
+    page.fill(".seat-name", "Ana")
+    page.locator(".seat-kind").nth(1).select_option(second_seat)
+    page.click("#create")
+    page.wait_for_selector("svg.board")
+    page.wait_for_function("() => location.hash.startsWith('#/game/')")
+    game_id: str = page.evaluate("location.hash").split("/")[-1]
+    return game_id
+
+
+def test_a_player_plays_the_ai_by_clicking_then_reloads_and_goes_on_by_keyboard(
+    page: Any, server_url: str, screenshot: Any
+) -> None:
+    game_id = create_from_lobby(page, server_url, "ai:1")
+    screenshot(page, "01-new-game")
+    wait_status(page, "Your turn: place the tile")
+    place_tile_by_clicking(page)
+    page.mouse.move(5, 5)
+    x, y = centre_of(page.locator('.marks polygon[fill^="rgba(0,229,255"]').first)
+    page.mouse.click(x, y)
+    choose_first_action(page, lambda: screenshot(page, "02-build-preview"))
+    wait_moves(page, 4)
+    wait_status(page, "Your turn: place the tile")
+    assert page.locator(".log li").count() == 2
+    assert "AI level 1" in page.locator(".log li").nth(1).inner_text()
+    screenshot(page, "03-ai-answered")
+
+    page.reload()
+    wait_status(page, "Your turn: place the tile")
+    assert page.locator(".log .log-move").count() == 4
+    assert page.evaluate("location.hash") == f"#/game/{game_id}"
+    page.focus("svg.board")
+    page.keyboard.press("r")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    wait_status(page, "build")
+    page.focus("svg.board")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".build-menu .menu-item:focus")
+    if page.locator(".build-menu .menu-item").count() > 1:
+        page.keyboard.press("Enter")
+        page.wait_for_selector(".build-menu .menu-item.selected:focus")
+    page.keyboard.press("Enter")
+    wait_moves(page, 8)
+    wait_status(page, "Your turn: place the tile")
+    screenshot(page, "04-after-reload-keyboard")
+
+
+def test_an_illegal_spot_explains_why_on_hover(page: Any, server_url: str) -> None:
+    create_from_lobby(page, server_url, "ai:1")
+    wait_status(page, "Your turn: place the tile")
+    place_tile_by_clicking(page)
+    page.mouse.move(5, 5)
+    x, y = centre_of(page.locator('.marks polygon[fill^="rgba(0,229,255"]').first)
+    page.mouse.click(x, y)
+    choose_first_action(page)
+    wait_moves(page, 4)
+    wait_status(page, "Your turn: place the tile")
+    top = page.locator('svg.board .hex[data-hex="0,0"] polygon').nth(1)
+    x, y = centre_of(top)
+    page.mouse.move(x, y)
+    page.wait_for_selector(".tooltip.bad")
+    assert page.locator(".tooltip").inner_text().startswith("Not here: ")
+    assert page.locator(".ghost polygon[stroke-dasharray]").count() > 0
+
+
+def test_the_hint_button_shows_a_legal_placement_ready_to_confirm(
+    page: Any, server_url: str
+) -> None:
+    create_from_lobby(page, server_url, "ai:1")
+    wait_status(page, "Your turn: place the tile")
+    page.click("button.hint")
+    page.wait_for_function(
+        "() => document.querySelector('.hint-text').textContent.startsWith('Hint: tile ')"
+    )
+    assert page.locator(".ghost polygon[stroke='#00e676']").count() == 3
+    assert page.locator("#place").is_enabled()
+    page.click("#place")
+    wait_status(page, "build")
+
+
+def test_two_players_in_two_browsers_and_a_spectator_see_every_move(
+    browser: Any, server_url: str, screenshot: Any
+) -> None:
+    contexts = [browser.new_context(viewport={"width": 1100, "height": 760}) for _ in range(3)]
+    ana, ben, spectator = (context.new_page() for context in contexts)
+    for page in (ana, ben, spectator):
+        page.set_default_timeout(TIMEOUT_MS)
+    try:
+        game_id = create_from_lobby(ana, server_url, "human")
+        wait_status(ana, "Waiting for players")
+        ben.goto(f"{server_url}/#/game/{game_id}")
+        ben.fill(".join-name", "Ben")
+        ben.click(".join-panel button[data-seat='1']")
+        spectator.goto(f"{server_url}/#/game/{game_id}")
+        wait_status(ana, "Your turn: place the tile")
+        wait_status(ben, "Waiting for Ana")
+        place_tile_by_clicking(ana)
+        build_by_clicking(ana)
+        wait_status(ben, "Your turn: place the tile")
+        place_tile_by_clicking(ben)
+        build_by_clicking(ben)
+        for page in (ana, ben, spectator):
+            wait_moves(page, 4)
+        log = spectator.locator(".log li")
+        assert log.count() == 2
+        assert log.nth(0).inner_text().startswith("Ana: ")
+        assert log.nth(1).inner_text().startswith("Ben: ")
+        assert spectator.locator(".hint").is_hidden()
+        assert spectator.locator(".move-form").is_hidden()
+        assert status(spectator) == "Waiting for Ana."
+        screenshot(spectator, "05-spectator")
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_a_game_is_playable_by_touch_on_a_phone_screen(
+    browser: Any, server_url: str, screenshot: Any
+) -> None:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=2,
+    )
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    try:
+        create_from_lobby(page, server_url, "ai:1")
+        wait_status(page, "Your turn: place the tile")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        place_tile_by_clicking(page, tap=True)
+        build_by_clicking(page, tap=True)
+        wait_moves(page, 4)
+        wait_status(page, "Your turn: place the tile")
+        screenshot(page, "06-phone")
+    finally:
+        context.close()
+
+
+def finished_game(server_url: str, name: str, seed: int) -> str:
+    """Create a hot-seat game over HTTP and play random moves until it ends."""
+    rng = random.Random(seed)
+    with httpx.Client(base_url=server_url) as http:
+        created = http.post(
+            "/api/games",
+            json={
+                "name": name,
+                "seats": [
+                    {"kind": "human", "name": "Ana", "take": True},
+                    {"kind": "human", "name": "Ben", "take": True},
+                ],
+            },
+        ).json()
+        game_id: str = created["game"]["id"]
+        tokens = {t["seat"]: t["token"] for t in created["tokens"]}
+        state = http.get(f"/api/games/{game_id}").json()["state"]
+        while state["result"] is None:
+            reply = http.post(
+                f"/api/games/{game_id}/moves",
+                json={"state": state["ply"], "move": rng.choice(state["legal"])},
+                headers={"authorization": f"Bearer {tokens[state['to_move']]}"},
+            )
+            assert reply.status_code == 200, reply.text
+            state = reply.json()["state"]
+    return game_id
+
+
+def test_a_finished_game_shows_the_ranking_and_replays(
+    page: Any, server_url: str, screenshot: Any
+) -> None:
+    game_id = finished_game(server_url, "Replay me", seed=5)
+    page.goto(f"{server_url}/#/game/{game_id}")
+    page.wait_for_selector(".result .ranking li")
+    assert page.locator(".reason").inner_text().startswith("Why it ended: ")
+    assert status(page) == "Game over."
+    screenshot(page, "07-finished")
+    total = page.locator(".log .log-move").count()
+    page.click("#replay-toggle")
+    page.click("button[aria-label='First position']")
+    page.wait_for_function("() => document.querySelectorAll('svg.board .hex').length === 0")
+    page.click("button[aria-label='Next move']")
+    page.wait_for_function("() => document.querySelectorAll('svg.board .hex').length === 3")
+    assert page.locator(".replay-ply").inner_text().startswith(f"Move 1 of {total}: tile 0,0 ")
+    with page.expect_download() as download:
+        page.click("a[download]")
+    assert download.value.suggested_filename == f"taluva-{game_id}.json"
+
+
+def test_names_with_markup_are_shown_as_text(page: Any, server_url: str) -> None:
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    name = '<img src=x onerror="alert(1)">'
+    with httpx.Client(base_url=server_url) as http:
+        created = http.post(
+            "/api/games",
+            json={
+                "name": name,
+                "seats": [{"kind": "human", "name": name}, {"kind": "ai", "level": 1}],
+            },
+        ).json()
+    page.goto(f"{server_url}/#/game/{created['game']['id']}")
+    page.wait_for_selector(".game-title")
+    page.wait_for_function("n => document.querySelector('.game-title').textContent === n", arg=name)
+    assert page.locator(".side img").count() == 0
+    page.goto(f"{server_url}/")
+    page.wait_for_selector(".game-entry")
+    assert page.locator(".lists img").count() == 0
+    assert dialogs == []
+
+
+def hot_seat_game(server_url: str, expansions: list[str]) -> tuple[str, dict[str, str]]:
+    """A live game of two people, both seats held by the caller: id and tokens by seat."""
+    human = {"kind": "human", "take": True}
+    with httpx.Client(base_url=server_url) as http:
+        created = http.post(
+            "/api/games", json={"seats": [human, human], "expansions": expansions}
+        ).json()
+    return created["game"]["id"], {str(t["seat"]): t["token"] for t in created["tokens"]}
+
+
+def test_a_double_hex_tile_is_taken_from_the_panel_or_a_tile_drawn(
+    page: Any, server_url: str, screenshot: Any
+) -> None:
+    game_id, tokens = hot_seat_game(server_url, ["double_hex"])
+    page.goto(f"{server_url}/")
+    page.evaluate(
+        "t => localStorage.setItem('taluva.tokens', JSON.stringify(t))", {game_id: tokens}
+    )
+    page.goto(f"{server_url}/#/game/{game_id}")
+    wait_status(page, "draw a tile or take a double-hex tile")
+    take = page.locator(".tile-panel button", has_text="Take").first
+    take.click()
+    wait_status(page, "place the double-hex tile")
+    place_tile_by_clicking(page)
+    build_by_clicking(page)
+    wait_moves(page, 2)
+    assert page.locator(".log .log-move").first.inner_text().startswith("double ")
+    wait_status(page, "draw a tile or take a double-hex tile")
+    page.locator(".tile-panel button", has_text="Draw a tile").click()
+    wait_status(page, "place the tile")
+    screenshot(page, "08-drawn-after-double")
+    place_tile_by_clicking(page)
+    assert [m.inner_text() for m in page.locator(".log .log-move").all()][2] == "draw"

@@ -1,0 +1,136 @@
+"""Helpers shared by the server's tests: an app on a temporary database, games, hellos.
+
+This module holds no tests itself; the ``test_server_*`` modules import from it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from taluva.server import Limits, Settings, create_app
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def sqlite_url(directory: Path) -> str:
+    """A SQLite database file in ``directory``."""
+    return f"sqlite:///{directory / 'games.sqlite3'}"
+
+
+@contextmanager
+def client_for(database: str, **limits: Any) -> Iterator[TestClient]:
+    """An in-process server on ``database`` (AI seats in threads), started and stopped."""
+    settings = Settings(database=database, ai_workers=0, hint_level=1, limits=Limits(**limits))
+    with TestClient(create_app(settings)) as client:
+        yield client
+
+
+def create_game(
+    client: TestClient, seats: list[dict[str, Any]], **options: Any
+) -> tuple[str, dict[int, str]]:
+    """Create a game; return its id and the tokens of the seats taken, by seat."""
+    response = client.post("/api/games", json={"seats": seats, **options})
+    assert response.status_code == 201, response.text
+    body = response.json()
+    return body["game"]["id"], {entry["seat"]: entry["token"] for entry in body["tokens"]}
+
+
+def two_humans(client: TestClient) -> tuple[str, dict[int, str]]:
+    """A live game of two people, both seats held by this client (hot-seat)."""
+    return create_game(
+        client,
+        [
+            {"kind": "human", "name": "Ana", "take": True},
+            {"kind": "human", "name": "Ben", "take": True},
+        ],
+    )
+
+
+def hello(ws: Any, tokens: list[str], **extra: Any) -> dict[str, Any]:
+    """Say hello on a game socket and return the welcome."""
+    ws.send_json({"type": "hello", "tokens": tokens, **extra})
+    message: dict[str, Any] = ws.receive_json()
+    assert message["type"] == "welcome", message
+    return message
+
+
+def state_of(client: TestClient, game_id: str) -> dict[str, Any]:
+    """The current public state of a game, over HTTP."""
+    response = client.get(f"/api/games/{game_id}")
+    assert response.status_code == 200, response.text
+    state: dict[str, Any] = response.json()["state"]
+    return state
+
+
+def play_http(client: TestClient, game_id: str, token: str, state: int, move: str) -> Any:
+    """Submit a move over HTTP with a seat token; return the response."""
+    return client.post(
+        f"/api/games/{game_id}/moves",
+        json={"state": state, "move": move},
+        headers={"authorization": f"Bearer {token}"},
+    )
+
+
+def free_port() -> int:
+    """A TCP port on loopback that nothing listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def start_server(database: str, port: int, *extra: str) -> subprocess.Popen[str]:
+    """Run ``taluva serve`` as a real process; return once uvicorn says it is listening."""
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "taluva",
+            "serve",
+            "--port",
+            str(port),
+            "--database",
+            database,
+            "--ai-workers",
+            "0",
+            *extra,
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    assert process.stderr is not None
+    seen = []
+    for line in process.stderr:  # uvicorn logs this line once the socket is bound
+        seen.append(line)
+        if "Uvicorn running on" in line:
+            threading.Thread(target=_drain, args=(process.stderr,), daemon=True).start()
+            return process
+    process.wait()
+    raise RuntimeError("server exited before listening:\n" + "".join(seen))
+
+
+def _drain(stream: Any) -> None:
+    for _line in stream:
+        pass
+
+
+def postgres_binaries() -> Path | None:
+    """The folder of Debian's PostgreSQL server programs, if they are installed."""
+    for folder in sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True):
+        if (folder / "initdb").exists() and (folder / "pg_ctl").exists():
+            return folder
+    found = shutil.which("initdb")
+    return Path(found).parent if found and shutil.which("pg_ctl") else None
