@@ -34,9 +34,9 @@ CHROMIUM_FLAGS = [
 ]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def server_url() -> Iterator[str]:
-    """A live server on loopback with a fresh SQLite database, for the whole session."""
+    """A live server on loopback with a fresh SQLite database, for the browser tests."""
     folder = Path(tempfile.mkdtemp(prefix="taluva-browser-"))
     port = free_port()
     process = start_server(f"sqlite:///{folder / 'games.sqlite3'}", port, "--hint-level", "1")
@@ -48,7 +48,7 @@ def server_url() -> Iterator[str]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
     """Debian's Chromium under Playwright, shared by every browser test."""
     from playwright.sync_api import sync_playwright
