@@ -1,0 +1,218 @@
+"""The AI's subcommands: ``taluva hint``, ``taluva arena`` and ``taluva engine``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+_EXIT_CODES = """\
+exit codes:
+  0    success
+  1    an input file is missing, unreadable or not a valid game record
+  2    the command line is wrong (unknown option, bad value, unknown agent)"""
+
+
+def register(subparsers: Any) -> None:
+    """Add ``hint``, ``arena`` and ``engine`` to the ``taluva`` command line."""
+    formatter = argparse.RawDescriptionHelpFormatter
+    hint = subparsers.add_parser(
+        "hint",
+        help="suggest the best move for the side to move, with its evaluation",
+        description="Replay a game record and print the move the AI would play for the side "
+        "to move, its whole plan for the turn, and its evaluation: the expected result for "
+        "that player, from 0 (sure loss) to 1 (sure win).",
+        epilog="examples:\n  taluva hint game.json\n  taluva hint game.json --level 3 --json\n"
+        "  taluva new --seed 3 | taluva hint -\n\n" + _EXIT_CODES,
+        formatter_class=formatter,
+    )
+    hint.add_argument("record", metavar="RECORD", help="a game record; '-' reads standard input")
+    hint.add_argument(
+        "--level", type=_level, default=5, metavar="N", help="AI level 1-5 (default 5)"
+    )
+    hint.add_argument("--json", action="store_true", help="print one JSON object instead")
+    hint.set_defaults(func=_cmd_hint)
+
+    arena = subparsers.add_parser(
+        "arena",
+        help="play many games between agents and rate them",
+        description="Play games between agents: each deck (shuffled from the seed) is played "
+        "once in every rotation of the seats, so tile luck cancels out. Prints win rates "
+        "with 95% intervals and openskill (Plackett-Luce) ratings; the same seed gives the "
+        "same games. Agents: random, greedy, mcts, mcts:iterations=N, mcts:time=SECONDS, "
+        "level:N (1-5), engine:COMMAND (an outside engine, see docs/engine-protocol.md).",
+        epilog="examples:\n"
+        "  taluva arena greedy random --games 20\n"
+        "  taluva arena level:5 greedy greedy greedy --games 8 --records games.jsonl\n"
+        "  taluva arena greedy --engine 'python my_bot.py' --games 10\n"
+        "  taluva arena mcts greedy --ray 10.0.0.5:6379\n\n" + _EXIT_CODES,
+        formatter_class=formatter,
+    )
+    arena.add_argument("agents", nargs="*", metavar="AGENT", help="one agent per seat")
+    arena.add_argument(
+        "--engine",
+        action="append",
+        default=[],
+        metavar="COMMAND",
+        help="add an outside engine as a player (repeatable)",
+    )
+    arena.add_argument(
+        "--games", type=_positive, default=10, metavar="N", help="games to play (default 10)"
+    )
+    arena.add_argument("--seed", type=int, default=1, metavar="S", help="arena seed (default 1)")
+    arena.add_argument(
+        "--workers",
+        type=_positive,
+        default=None,
+        metavar="N",
+        help="worker processes (default: one per core)",
+    )
+    arena.add_argument("--records", metavar="FILE", help="write every game as JSON Lines")
+    arena.add_argument("--json", action="store_true", help="print the report as JSON")
+    arena.add_argument(
+        "--tiles-per-player", type=int, default=12, choices=(12, 18, 24), metavar="T"
+    )
+    arena.add_argument("--expansions", default="", metavar="A,B", help="comma-separated expansions")
+    arena.add_argument(
+        "--ray", metavar="ADDRESS", help="run the games on a Ray cluster (needs Ray installed)"
+    )
+    arena.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="show a progress bar (default: when standard error is a terminal)",
+    )
+    arena.set_defaults(func=_cmd_arena)
+
+    engine = subparsers.add_parser(
+        "engine",
+        help="speak the engine protocol on standard input and output",
+        description="Answer engine-protocol commands (info, options, set, newgame, play, "
+        "undo, validmoves, bestmove, record, status, quit), one per line; every answer ends "
+        "with 'ok'. See docs/engine-protocol.md.",
+        epilog="example:\n  printf 'newgame players=2 seed=1\\nbestmove iterations 20\\n' | "
+        "taluva engine\n\n" + _EXIT_CODES,
+        formatter_class=formatter,
+    )
+    engine.add_argument(
+        "--level",
+        type=_level,
+        default=5,
+        metavar="N",
+        help="level 1-5 of a 'bestmove' sent without a budget (default 5)",
+    )
+    engine.add_argument("--seed", type=int, default=0, metavar="S", help="search seed (default 0)")
+    engine.set_defaults(func=_cmd_engine)
+
+
+def _level(text: str) -> int:
+    if text not in {"1", "2", "3", "4", "5"}:
+        raise argparse.ArgumentTypeError(f"level {text!r}: choose a whole number from 1 to 5")
+    return int(text)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} must be 1 or more")
+    return value
+
+
+def _cmd_hint(args: argparse.Namespace) -> int:
+    from taluva.ai.hint import hint_plan
+    from taluva.cli import UsageError, read_game
+
+    game = read_game(args.record)
+    if game.result is not None:
+        raise UsageError(f"{args.record}: the game is over, there is no move to suggest")
+    move, value, plan = hint_plan(game, args.level)
+    player = game.players[game.to_move]
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "move": str(move),
+                    "plan": [str(m) for m in plan.moves],
+                    "evaluation": round(value, 4),
+                    "player": game.to_move,
+                    "level": args.level,
+                }
+            )
+        )
+        return 0
+    print(f"best move: {move}")
+    if len(plan.moves) > 1:
+        print("plan for the turn: " + ", then ".join(str(m) for m in plan.moves))
+    print(f"evaluation: {value:.2f} for {player} (expected result, 0 = loss, 1 = win)")
+    return 0
+
+
+def _cmd_arena(args: argparse.Namespace) -> int:
+    from taluva.ai import arena
+    from taluva.ai.agents import InvalidAgentSpec, make_agent
+    from taluva.cli import InputError, UsageError
+
+    specs = list(args.agents) + [f"engine:{command}" for command in args.engine]
+    if not 2 <= len(specs) <= 5:
+        raise UsageError(f"{len(specs)} agents given: a game needs 2 to 5 (one per seat)")
+    for spec in specs:
+        if spec.startswith("engine:"):
+            continue
+        try:
+            make_agent(spec, 0)
+        except InvalidAgentSpec as error:
+            raise UsageError(str(error)) from None
+    options = {
+        "tiles_per_player": args.tiles_per_player,
+        "expansions": [e.strip() for e in args.expansions.split(",") if e.strip()],
+    }
+    try:
+        from taluva.game import Game
+
+        Game.new(players=len(specs), seed=0, **options)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    mapper: arena.MapFunction
+    if args.ray:
+        try:
+            mapper = arena.ray_map(args.ray)
+        except RuntimeError as error:
+            raise UsageError(str(error)) from None
+    else:
+        import os
+
+        mapper = arena.local_map(args.workers or os.cpu_count() or 1)
+    tasks = arena.make_tasks(specs, args.games, args.seed, options)
+    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    start = time.perf_counter()
+    try:
+        results = arena.run_tasks(tasks, mapper, arena.stderr_progress() if show else None)
+    except RuntimeError as error:
+        if not args.ray:
+            raise
+        raise UsageError(str(error)) from None
+    elapsed = time.perf_counter() - start
+    if args.records:
+        try:
+            with open(args.records, "w", encoding="utf-8") as out:
+                arena.write_records(results, out)
+        except OSError as error:
+            raise InputError(f"{args.records}: cannot write ({error.strerror or error})") from None
+    summary = arena.report(results)
+    if args.json:
+        print(json.dumps({**summary.to_json(), "seconds": round(elapsed, 1)}))
+    else:
+        print("\n".join(summary.lines()))
+        print(f"took {elapsed:.1f} s")
+    return 0
+
+
+def _cmd_engine(args: argparse.Namespace) -> int:
+    from taluva.ai.protocol import serve
+
+    return serve(level=args.level, seed=args.seed)

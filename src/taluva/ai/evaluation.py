@@ -1,0 +1,287 @@
+"""The position heuristic every agent shares: each player's *potential*, turned into results.
+
+A player's potential counts what decides the game (temples first, then towers, then huts,
+then ships with the Ships expansion; RULES.md, "End of the game") plus what the board offers
+them: a settlement where a temple or a tower can go at once, one that one expansion makes big
+enough for a temple, the huts the best expansion would add, the danger of running out of huts
+(a player who cannot build is eliminated) and a two-piece-type victory within reach. The
+player to move can take an opportunity before anyone blocks it, so it counts more for them.
+Potentials become expected results (1 first, 0 last, ``1/2`` a shared place between two)
+through a logistic curve on their pairwise differences.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Final
+
+from taluva.game import Game
+from taluva.hexes import DELTAS
+from taluva.outcome import Outcome
+
+HUT_COUNT: Final = 20
+TEMPLE_COUNT: Final = 3
+TOWER_COUNT: Final = 2
+SHIP_COUNT: Final = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """What each feature of a position is worth, in temples."""
+
+    temple: float = 1.0
+    tower: float = 0.45
+    hut: float = 0.03
+    ship: float = 0.12  # Ships expansion: a ship placed (both: one of the two victory types)
+    temple_spot: float = 0.8  # a settlement of 3+ hexes without temple, with a free neighbour
+    second_temple_spot: float = 0.25  # another such settlement (one build a turn)
+    tower_spot: float = 0.38  # a free hex at level 3+ next to a settlement without tower
+    temple_in_two: float = 0.22  # one expansion makes a settlement temple-ready
+    expansion_hut: float = 0.012  # per hut the best expansion would place
+    blockable: float = 0.6  # share of an opportunity kept when someone else moves first
+    hut_shortage: float = 0.08  # per hut under the reserve while the game goes on
+    hut_reserve: int = 4
+    stranded: float = 1.5  # no hut left and nothing else to build: elimination is near
+    winning_build: float = 2.5  # the next build of this player wins at once
+    scale: float = 1.7  # logistic slope: how sure a potential lead of one temple is
+    late_scale: float = 2.5  # extra slope once few turns remain
+    win_share: float = 0.0  # with 3+ players, how much finishing first counts over rank
+
+
+DEFAULT_WEIGHTS: Final = Weights()
+
+
+def turns_left(game: Game) -> list[int]:
+    """Build actions each player still gets, the pending one of the player to move included.
+
+    Turns go round the players still in; each draws one tile, so the pile sets how many.
+    """
+    n = game.player_count
+    left = [0] * n
+    if game.result is not None:
+        return left
+    out = set(game.eliminated)
+    active = [p for p in range(n) if p not in out]
+    if not active:
+        return left
+    mover = game.to_move
+    left[mover] = 1
+    future = game.tiles_left
+    doubles = getattr(game, "doubles", None)
+    if doubles:
+        future += len(doubles)
+    order = sorted(active, key=lambda p: (p - mover - 1) % n)
+    for i in range(future):
+        left[order[i % len(order)]] += 1
+    return left
+
+
+def outcome_results(outcome: Outcome, players: int, win_share: float = 0.0) -> list[float]:
+    """Each player's result in [0, 1]: the share of the others they finished ahead of (a
+    shared place counts half), mixed with ``win_share`` of a win (1, split among those
+    sharing first place); the two are the same with two players."""
+    results = [0.0] * players
+    below = players
+    for group in outcome.ranking:
+        below -= len(group)
+        for p in group:
+            results[p] = (below + 0.5 * (len(group) - 1)) / max(1, players - 1)
+    if win_share:
+        winners = outcome.ranking[0]
+        for p in range(players):
+            won = 1.0 / len(winners) if p in winners else 0.0
+            results[p] = (1 - win_share) * results[p] + win_share * won
+    return results
+
+
+Survey = tuple[frozenset[int], bool, bool, dict[int, int], dict[int, int], bool]
+"""One settlement's surroundings: the hexes it and its neighbours cover, whether it holds a
+temple and a tower, huts an expansion into each terrain needs, hexes per terrain, and
+whether a free neighbour is at level 3 or more."""
+
+Features = tuple[float, float, float, float, bool]
+"""What a player's potential is made of, before it is known how many turns they have left:
+placed pieces, best and second-best opportunity, hut shortage, and a winning next build."""
+
+
+def survey_settlement(
+    game: Game, group: frozenset[int], buildings: dict[int, tuple[int, str]]
+) -> Survey:
+    """What lies around one settlement (see ``Survey``)."""
+    has_temple = has_tower = False
+    for h in group:
+        kind = buildings[h][1]
+        if kind == "temple":
+            has_temple = True
+        elif kind == "tower":
+            has_tower = True
+    level = game.level
+    terrain = game.terrain
+    fields: dict[int, int] = {}
+    field_sizes: dict[int, int] = {}
+    high = False
+    around = {h + d for h in group for d in DELTAS}
+    for h in around:
+        t = terrain(h)
+        if t and h not in buildings:
+            height = level(h)
+            fields[t] = fields.get(t, 0) + height
+            field_sizes[t] = field_sizes.get(t, 0) + 1
+            if height >= 3:
+                high = True
+    return frozenset(around | group), has_temple, has_tower, fields, field_sizes, high
+
+
+class Evaluator:
+    """Computes potentials and expected results for positions, with one set of weights."""
+
+    __slots__ = ("weights",)
+
+    def __init__(self, weights: Weights = DEFAULT_WEIGHTS) -> None:
+        self.weights = weights
+
+    def potentials(self, game: Game) -> list[float]:
+        """Every player's potential, in temples (eliminated players far below the rest)."""
+        buildings = game.buildings()
+        return self.combine(
+            game, [self.features(game, p, buildings) for p in range(game.player_count)]
+        )
+
+    def results(self, game: Game) -> list[float]:
+        """Every player's expected result in [0, 1]; exact once the game is over."""
+        outcome = game.result
+        if outcome is not None:
+            return outcome_results(outcome, game.player_count, self.weights.win_share)
+        return self.results_from_potentials(self.potentials(game), game)
+
+    def results_from_features(self, game: Game, features: list[Features]) -> list[float]:
+        """Expected results from every player's features (exact once the game is over)."""
+        outcome = game.result
+        if outcome is not None:
+            return outcome_results(outcome, game.player_count, self.weights.win_share)
+        return self.results_from_potentials(self.combine(game, features), game)
+
+    def results_from_potentials(self, potentials: list[float], game: Game) -> list[float]:
+        """Expected results from potentials: the mean over opponents of a logistic duel, mixed
+        with ``win_share`` of the chance to finish first (a soft-max of the potentials)."""
+        n = len(potentials)
+        w = self.weights
+        remaining = max(1, game.tiles_left)
+        slope = w.scale + w.late_scale / remaining
+        results = []
+        for p in range(n):
+            total = 0.0
+            for o in range(n):
+                if o != p:
+                    x = slope * (potentials[p] - potentials[o])
+                    total += 1.0 / (1.0 + math.exp(-x)) if x > -40 else 0.0
+            results.append(total / max(1, n - 1))
+        if w.win_share and n > 2:
+            top = max(potentials)
+            chances = [math.exp(slope * (u - top)) for u in potentials]
+            whole = sum(chances)
+            results = [
+                (1 - w.win_share) * r + w.win_share * c / whole
+                for r, c in zip(results, chances, strict=True)
+            ]
+        return results
+
+    def combine(self, game: Game, features: list[Features]) -> list[float]:
+        """Potentials from features, given whose turn it is and how many turns each has."""
+        w = self.weights
+        left = turns_left(game)
+        mover = game.to_move
+        out = game.eliminated
+        potentials = []
+        for p, (value, best, second, shortage, winning) in enumerate(features):
+            if p in out:
+                potentials.append(-10.0 - out.index(p))
+                continue
+            turns = left[p]
+            if turns:
+                first = 1.0 if p == mover else w.blockable
+                value += first * best - shortage * min(turns, 4)
+                if turns > 1:
+                    value += w.blockable * second
+                if winning:
+                    value += w.winning_build * first
+            potentials.append(value)
+        return potentials
+
+    def features(
+        self,
+        game: Game,
+        player: int,
+        buildings: dict[int, tuple[int, str]],
+        memo: dict[frozenset[int], Survey] | None = None,
+        changed: frozenset[int] | set[int] = frozenset(),
+    ) -> Features:
+        """A player's features; ``buildings`` is ``game.buildings()``, passed in to share it.
+
+        ``memo`` keeps each settlement's survey from a first position, reused while none of
+        the hexes ``changed`` since then lies in or next to the settlement.
+        """
+        w = self.weights
+        supply = game.supply(player)
+        huts, temples, towers = supply["huts"], supply["temples"], supply["towers"]
+        value = (
+            w.temple * (TEMPLE_COUNT - temples)
+            + w.tower * (TOWER_COUNT - towers)
+            + w.hut * (HUT_COUNT - huts)
+        )
+        ships_done = False
+        if "ships" in game.options["expansions"]:
+            ships = supply.get("ships", 0)
+            value += w.ship * (SHIP_COUNT - ships)
+            ships_done = ships == 0
+        temple_spots = 0
+        tower_spots = 0
+        growth = 0
+        best_expansion = 0
+        finishing_huts = huts == 1
+        for group in game.settlements(player):
+            survey = None if memo is None else memo.get(group)
+            if survey is None or not changed.isdisjoint(survey[0]):
+                survey = survey_settlement(game, group, buildings)
+                if memo is not None and not changed:
+                    memo[group] = survey
+            _, has_temple, has_tower, fields, field_sizes, high = survey
+            if not fields:
+                continue
+            if not has_temple and len(group) >= 3:
+                temple_spots += 1
+            if high and not has_tower:
+                tower_spots += 1
+            for t, count in fields.items():
+                if count <= huts:
+                    best_expansion = max(best_expansion, count)
+                    if count == huts:
+                        finishing_huts = True
+                    if not has_temple and len(group) < 3 <= len(group) + field_sizes[t]:
+                        growth = 1
+        options = [w.expansion_hut * best_expansion]
+        if temples and temple_spots:
+            options.append(w.temple_spot)
+            if temple_spots > 1 and temples > 1:
+                options.append(w.second_temple_spot)
+        if towers and tower_spots:
+            options.append(w.tower_spot)
+        if temples and growth:
+            options.append(w.temple_in_two)
+        options.sort(reverse=True)
+        shortage = 0.0
+        if huts < w.hut_reserve:
+            shortage = w.hut_shortage * (w.hut_reserve - huts)
+            if huts == 0 and not (temples and temple_spots) and not (towers and tower_spots):
+                value -= w.stranded
+        done = (huts == 0) + (temples == 0) + (towers == 0) + ships_done
+        winning = done == 1 and (
+            (temples == 1 and temple_spots > 0)
+            or (towers == 1 and tower_spots > 0)
+            or finishing_huts
+        )
+        return (value, options[0], options[1] if len(options) > 1 else 0.0, shortage, winning)
+
+
+DEFAULT_EVALUATOR: Final = Evaluator()

@@ -1,0 +1,39 @@
+"""Hints: the move the AI would play for the side to move, with its evaluation."""
+
+from __future__ import annotations
+
+from taluva.ai.agents import best_turn
+from taluva.ai.evaluation import DEFAULT_EVALUATOR
+from taluva.ai.levels import LEVELS, level_agent
+from taluva.ai.mcts import MctsAgent
+from taluva.ai.turns import Turn
+from taluva.game import Game
+from taluva.moves import Move
+
+HINT_SEED = 0
+"""Hints are seeded, so the same position always gets the same hint at the same level."""
+
+
+def hint(game: Game, level: int = 5) -> tuple[Move, float]:
+    """The best move found at ``level`` and its evaluation in [0, 1]: the expected result for
+    the side to move (1 a sure win; with more players, the share of opponents beaten)."""
+    move, value, _ = hint_plan(game, level)
+    return move, value
+
+
+def hint_plan(game: Game, level: int = 5) -> tuple[Move, float, Turn]:
+    """Like ``hint``, also returning the whole plan for the turn (placement and build).
+
+    Levels 1 and 2 give the heuristic's best plan (level 1 plays worse moves on purpose, but
+    a hint should not)."""
+    if game.result is not None:
+        raise ValueError("the game is over: there is no move to suggest")
+    if level not in LEVELS:
+        raise ValueError(f"level {level!r}: choose a level from 1 to {len(LEVELS)}")
+    agent = level_agent(level, HINT_SEED)
+    copy = game.copy()
+    if isinstance(agent, MctsAgent):
+        result = agent.search(copy)
+        return result.plan.moves[0], result.value, result.plan
+    plan = best_turn(copy, DEFAULT_EVALUATOR, agent.rng_for(copy))
+    return plan.moves[0], plan.results[game.to_move], plan

@@ -1,0 +1,94 @@
+"""Playing levels for people, 1 (beginner) to 5 (strongest), mapped to agents and budgets.
+
+The search levels are bounded by iterations (so they play the same way on any machine) and
+by a time limit that they never exceed by more than a tenth (so a slow machine never keeps a
+player waiting longer than promised).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Final
+
+from taluva.ai.agents import SAFETY, Agent, GreedyAgent, PlanningAgent
+from taluva.ai.evaluation import DEFAULT_EVALUATOR, Evaluator
+from taluva.ai.turns import plan_turns
+from taluva.game import Game
+from taluva.moves import Move
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """One level: what plays it and how long it may think per move."""
+
+    number: int
+    title: str
+    agent: str  # "casual", "greedy" or "mcts"
+    iterations: int | None = None
+    seconds: float | None = None
+
+    def describe(self) -> str:
+        budget = ""
+        if self.iterations is not None:
+            budget = f", {self.iterations} iterations"
+        if self.seconds is not None:
+            budget += f", at most {self.seconds:g} s a move"
+        return f"level {self.number} ({self.title}): {self.agent}{budget}"
+
+
+LEVELS: Final = {
+    1: Level(1, "beginner", "casual", seconds=2.0),
+    2: Level(2, "easy", "greedy", seconds=2.0),
+    3: Level(3, "medium", "mcts", iterations=12, seconds=2.0),
+    4: Level(4, "hard", "mcts", iterations=40, seconds=4.0),
+    5: Level(5, "strongest", "mcts", iterations=160, seconds=8.0),
+}
+"""The levels; ``mcts`` without a budget plays like level 5."""
+
+TOP_LEVEL: Final = max(LEVELS)
+
+
+class CasualAgent(PlanningAgent):
+    """A beginner's opponent: it picks among the plans the heuristic likes, not always the
+    best (a soft-max with a high temperature), so it blunders now and then."""
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        evaluator: Evaluator = DEFAULT_EVALUATOR,
+        temperature: float = 0.08,
+        seconds: float | None = None,
+    ) -> None:
+        super().__init__("level:1", seed)
+        self.evaluator = evaluator
+        self.temperature = temperature
+        self.seconds = seconds
+
+    def plan(self, game: Game) -> tuple[Move, ...]:
+        rng = self.rng_for(game)
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds * SAFETY
+        plans = plan_turns(game, self.evaluator, rng, deadline=deadline)
+        if not plans:
+            return (rng.choice(sorted(game.legal_moves())),)
+        mover = game.to_move
+        top = plans[0].results[mover]
+        weights = [math.exp((p.results[mover] - top) / self.temperature) for p in plans]
+        return rng.choices(plans, weights)[0].moves
+
+
+def level_agent(number: int, seed: int | None = None) -> Agent:
+    """The agent that plays at a level from 1 to 5."""
+    level = LEVELS[number]
+    if level.agent == "casual":
+        return CasualAgent(seed, seconds=level.seconds)
+    if level.agent == "greedy":
+        agent: Agent = GreedyAgent(seed, seconds=level.seconds)
+        agent.name = f"level:{number}"
+        return agent
+    from taluva.ai.mcts import MctsAgent
+
+    return MctsAgent(
+        seed, iterations=level.iterations, seconds=level.seconds, name=f"level:{number}"
+    )

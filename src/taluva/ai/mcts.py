@@ -1,0 +1,221 @@
+"""Monte Carlo tree search over whole turns, with tile draws as chance events.
+
+The pile's order is hidden, so every iteration starts from ``game.redeal(rng)``: a copy whose
+remaining pile is a fresh guess from the unseen tiles. An edge of the tree is a turn plan (a
+placement and its build, from ``turns.plan_turns``); below it, children are keyed by what the
+next player then sees (the tile they drew), so a child is a chance outcome met as often as the
+guesses produce it. A new node is scored by letting its mover play the plan the heuristic
+likes best (a one-turn look-ahead), so even a shallow tree weighs the opponents' best replies.
+Every node's mover maximises their own expected result, so any number of players works.
+Selection is UCB1 started from the heuristic's value of each plan (a prior worth a few
+visits), over the best few plans, widened as a node is visited more often.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+
+from taluva.ai.agents import SAFETY, PlanningAgent
+from taluva.ai.evaluation import DEFAULT_EVALUATOR, Evaluator
+from taluva.ai.turns import Turn, ordered, plan_turns
+from taluva.game import Game
+from taluva.moves import Move
+
+
+@dataclass(frozen=True, slots=True)
+class SearchSettings:
+    """Shape of the search: how wide, how much a prior counts, how much to explore."""
+
+    root_tiles: int = 0  # placements whose builds the root tries, best-looking first (0: all)
+    inner_tiles: int = 3  # the same, in nodes below the root
+    inner_sample: int = 40  # placements looked at in nodes below the root, drawn at random
+    root_width: int = 6  # plans a fresh root tries before widening
+    inner_width: int = 3
+    widening: float = 0.6  # more plans as sqrt(visits) grows
+    prior_visits: float = 5.0  # the heuristic's value counts as this many visits
+    exploration: float = 0.2
+    root_share: float = 0.45  # of a time budget, at most this much for the root's plans
+
+
+@dataclass(slots=True)
+class SearchResult:
+    """What a search found: the plan chosen, its expected result for the mover, the effort."""
+
+    plan: Turn
+    value: float
+    iterations: int
+    seconds: float
+
+
+class Node:
+    """A position where ``mover`` decides: its candidate plans and their statistics."""
+
+    __slots__ = ("children", "mover", "plans", "sums", "terminal", "visits", "width")
+
+    def __init__(self, mover: int, plans: list[Turn], width: int) -> None:
+        self.mover = mover
+        self.plans = plans
+        self.visits = [0] * len(plans)
+        self.sums = [0.0] * len(plans)
+        self.children: list[dict[tuple[object, ...], Node]] = [{} for _ in plans]
+        self.width = width
+        self.terminal = not plans
+
+    def select(self, settings: SearchSettings) -> int:
+        """UCB1 over the plans open so far, each started from its heuristic value."""
+        total = sum(self.visits)
+        open_count = min(len(self.plans), self.width + int(settings.widening * math.sqrt(total)))
+        log_total = math.log(total + 1)
+        prior = settings.prior_visits
+        mover = self.mover
+        best = 0
+        best_score = -1.0
+        for i in range(open_count):
+            n = self.visits[i]
+            mean = (self.sums[i] + prior * self.plans[i].results[mover]) / (n + prior)
+            score = mean + settings.exploration * math.sqrt(log_total / (n + 1))
+            if score > best_score:
+                best, best_score = i, score
+        return best
+
+    def mean(self, i: int, prior: float) -> float:
+        """Expected result of plan ``i`` for the mover, prior included."""
+        return (self.sums[i] + prior * self.plans[i].results[self.mover]) / (self.visits[i] + prior)
+
+
+def _outcome_key(game: Game) -> tuple[object, ...]:
+    """What the next decision-maker sees that the plan did not decide: the tile drawn."""
+    return (game.to_move, game.phase, game.tile)
+
+
+class Search:
+    """One search from one position, bounded by iterations, by a deadline, or both."""
+
+    def __init__(
+        self,
+        game: Game,
+        rng: random.Random,
+        evaluator: Evaluator = DEFAULT_EVALUATOR,
+        settings: SearchSettings | None = None,
+    ) -> None:
+        self.game = game
+        self.rng = rng
+        self.evaluator = evaluator
+        self.settings = settings or SearchSettings()
+        self.iterations = 0
+
+    def run(self, iterations: int | None, seconds: float | None) -> SearchResult:
+        """Search until the budget is spent and return the most visited plan."""
+        start = time.perf_counter()
+        # stop a little early: the last iteration and the answer must fit in the budget
+        deadline = None if seconds is None else start + seconds * SAFETY
+        root_deadline = None if seconds is None else start + seconds * self.settings.root_share
+        game = self.game
+        mover = game.to_move
+        plans = plan_turns(
+            game, self.evaluator, self.rng, self.settings.root_tiles, deadline=root_deadline
+        )
+        if not plans:
+            moves = ordered(game.legal_moves())
+            plan = Turn((self.rng.choice(moves),), tuple(self.evaluator.results(game)))
+            return SearchResult(plan, plan.results[mover], 0, time.perf_counter() - start)
+        root = Node(mover, plans, self.settings.root_width)
+        if len(plans) > 1:
+            while iterations is None or self.iterations < iterations:
+                if deadline is not None and time.perf_counter() >= deadline:
+                    break
+                self._iterate(root, deadline)
+                self.iterations += 1
+                if iterations is None and deadline is None:
+                    break
+        prior = self.settings.prior_visits
+        best = max(range(len(plans)), key=lambda i: (root.visits[i], root.mean(i, prior), -i))
+        return SearchResult(
+            plans[best], root.mean(best, prior), self.iterations, time.perf_counter() - start
+        )
+
+    def _iterate(self, root: Node, deadline: float | None) -> None:
+        game = self.game.redeal(self.rng)
+        path: list[tuple[Node, int]] = []
+        node = root
+        while True:
+            i = node.select(self.settings)
+            path.append((node, i))
+            for move in node.plans[i].moves:
+                game.play(move)
+            if game.result is not None:
+                results = self.evaluator.results(game)
+                break
+            key = _outcome_key(game)
+            child = node.children[i].get(key)
+            if child is None:
+                child, results = self._expand(game, deadline)
+                node.children[i][key] = child
+                break
+            if child.terminal:
+                results = self.evaluator.results(game)
+                break
+            node = child
+        for parent, i in path:
+            parent.visits[i] += 1
+            parent.sums[i] += results[parent.mover]
+
+    def _expand(self, game: Game, deadline: float | None) -> tuple[Node, list[float]]:
+        settings = self.settings
+        plans = plan_turns(
+            game,
+            self.evaluator,
+            self.rng,
+            settings.inner_tiles,
+            tile_sample=settings.inner_sample,
+            deadline=deadline,
+        )
+        node = Node(game.to_move, plans, settings.inner_width)
+        if not plans:
+            return node, self.evaluator.results(game)
+        return node, list(plans[0].results)
+
+
+class MctsAgent(PlanningAgent):
+    """The strong agent: a turn-level Monte Carlo tree search (see the module docstring).
+
+    Bounded by ``iterations``, by ``seconds`` of thinking per turn, or by both (whichever ends
+    first); with neither it plays like the top level.
+    """
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        evaluator: Evaluator = DEFAULT_EVALUATOR,
+        settings: SearchSettings | None = None,
+        name: str | None = None,
+    ) -> None:
+        if iterations is None and seconds is None:
+            from taluva.ai.levels import LEVELS, TOP_LEVEL
+
+            iterations, seconds = LEVELS[TOP_LEVEL].iterations, LEVELS[TOP_LEVEL].seconds
+            name = name or "mcts"
+        if name is None:
+            parts = [f"iterations={iterations}"] if iterations is not None else []
+            parts += [f"time={seconds:g}"] if seconds is not None else []
+            name = "mcts:" + ",".join(parts)
+        super().__init__(name, seed)
+        self.iterations = iterations
+        self.seconds = seconds
+        self.evaluator = evaluator
+        self.settings = settings
+        self.last: SearchResult | None = None
+
+    def plan(self, game: Game) -> tuple[Move, ...]:
+        return self.search(game).plan.moves
+
+    def search(self, game: Game) -> SearchResult:
+        """Run one search from the game's position and remember its result in ``last``."""
+        search = Search(game, self.rng_for(game), self.evaluator, self.settings)
+        self.last = search.run(self.iterations, self.seconds)
+        return self.last

@@ -1,0 +1,255 @@
+"""Whole turns as the AI sees them: a tile placement and the build that follows, scored together.
+
+A turn offers a few hundred placements times dozens of builds. Most sea placements far from
+any building change nothing that matters, and most new settlements far from everything are
+alike, so those are represented by a few of their kind; every eruption, every placement that
+touches a building, and every expansion, temple, tower and ship is looked at. Moves are handled
+by their kind and text only, so expansions' moves (``draw``, ``double``, ``ship``) need no
+special code: ``draw`` ends a turn plan early, because the tile it reveals is a chance event.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from taluva.ai.evaluation import Evaluator, Features, Survey
+from taluva.game import Game
+from taluva.hexes import DELTAS
+from taluva.moves import Move
+
+QUIET_TILES = 3
+"""How many placements touching no building stand for all of them."""
+FAR_HUTS = 3
+"""How many new settlements away from every building stand for all of them."""
+SHORTLIST = 6
+"""After a placement that touches none of the mover's buildings, the mover's builds are
+nearly those after any other such placement: the best few of the first one are tried, with
+new settlements on the tile itself."""
+
+
+def hut_at(hex_: int) -> Move:
+    """The move founding a settlement on a hex."""
+    return Move("hut", hex_)
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """A plan for the rest of the mover's turn: its moves and every player's expected result."""
+
+    moves: tuple[Move, ...]
+    results: tuple[float, ...]
+
+    def __str__(self) -> str:
+        return " + ".join(str(m) for m in self.moves)
+
+
+def ordered(moves: list[Move]) -> list[Move]:
+    """Moves in a fixed order, so that seeded choices do not depend on set iteration."""
+    return sorted(moves)
+
+
+def _touches_buildings(hexes: tuple[int, ...], buildings: dict[int, tuple[int, str]]) -> bool:
+    return any(h + d in buildings for h in hexes for d in DELTAS) or any(
+        h in buildings for h in hexes
+    )
+
+
+def move_hexes(move: Move) -> tuple[int, ...]:
+    """The hexes a move puts something on (a tile's three or two, a build's one or more)."""
+    kind = move.kind
+    if kind == "tile":
+        k = move.orientation
+        return (move.hex, move.hex + DELTAS[k], move.hex + DELTAS[(k + 1) % 6])
+    if kind == "double":
+        return (move.hex, move.hex + DELTAS[move.orientation])
+    if kind == "expand":
+        return tuple(move.hexes)
+    if kind == "draw":
+        return ()
+    return (move.hex,)
+
+
+def relevant_tile_moves(game: Game, rng: random.Random, quiet: int = QUIET_TILES) -> list[Move]:
+    """The tile-phase moves worth a look: eruptions, placements next to buildings, every
+    non-tile choice (``draw``, ``double``), and a few quiet sea placements standing for the rest."""
+    buildings = game.buildings()
+    level = game.level
+    relevant: list[Move] = []
+    calm: list[Move] = []
+    for move in ordered(game.legal_moves()):
+        if move.kind not in ("tile", "double"):
+            relevant.append(move)
+            continue
+        hexes = move_hexes(move)
+        if level(move.hex) > 0 or _touches_buildings(hexes, buildings):
+            relevant.append(move)
+        else:
+            calm.append(move)
+    if len(calm) > quiet:
+        calm = rng.sample(calm, quiet)
+    return relevant + calm
+
+
+def relevant_builds(game: Game, rng: random.Random, fresh: tuple[int, ...] = ()) -> list[Move]:
+    """Builds worth a look: all but new settlements, which are kept next to buildings, on the
+    hexes ``fresh`` (the tile just placed) and a few more, the roomiest."""
+    buildings = game.buildings()
+    terrain = game.terrain
+    keep: list[Move] = []
+    far: list[tuple[int, Move]] = []
+    for move in ordered(game.legal_moves()):
+        if move.kind != "hut":
+            keep.append(move)
+            continue
+        h = move.hex
+        if h in fresh or any(h + d in buildings for d in DELTAS):
+            keep.append(move)
+        else:
+            room = sum(1 for d in DELTAS if terrain(h + d) and h + d not in buildings)
+            far.append((room, move))
+    if far:
+        rng.shuffle(far)
+        far.sort(key=lambda item: -item[0])
+        keep.extend(move for _, move in far[:FAR_HUTS])
+    return keep
+
+
+class _Scorer:
+    """Scores positions reached by a move or two from one position, recomputing only the
+    players whose surroundings the moves touched (the mover always), and only the
+    settlements the moves came near."""
+
+    __slots__ = ("base", "evaluator", "game", "memo", "mover", "near")
+
+    def __init__(self, game: Game, evaluator: Evaluator) -> None:
+        self.game = game
+        self.evaluator = evaluator
+        self.mover = game.to_move
+        self.memo: dict[frozenset[int], Survey] = {}
+        buildings = game.buildings()
+        self.base = [
+            evaluator.features(game, p, buildings, self.memo) for p in range(game.player_count)
+        ]
+        near: dict[int, set[int]] = {}
+        for h, (owner, _) in buildings.items():
+            near.setdefault(h, set()).add(owner)
+            for d in DELTAS:
+                near.setdefault(h + d, set()).add(owner)
+        self.near = near
+
+    def features(
+        self,
+        hexes: tuple[int, ...],
+        start: list[Features] | None = None,
+        earlier: tuple[int, ...] = (),
+    ) -> list[Features]:
+        """Features now, after a move that put something on ``hexes``, from ``start`` (the
+        features before it; the first position's by default); ``earlier`` lists the hexes
+        of moves made between the first position and ``start``."""
+        game = self.game
+        feats = list(self.base if start is None else start)
+        touched = {self.mover}
+        near = self.near
+        for h in hexes:
+            owners = near.get(h)
+            if owners:
+                touched |= owners
+        buildings = game.buildings()
+        changed = frozenset(hexes + earlier)
+        for p in touched:
+            feats[p] = self.evaluator.features(game, p, buildings, self.memo, changed)
+        return feats
+
+    def results(self, feats: list[Features]) -> tuple[float, ...]:
+        return tuple(self.evaluator.results_from_features(self.game, feats))
+
+
+def plan_turns(
+    game: Game,
+    evaluator: Evaluator,
+    rng: random.Random,
+    tile_limit: int | None = None,
+    tile_sample: int | None = None,
+    deadline: float | None = None,
+) -> list[Turn]:
+    """Every worthwhile plan for the rest of the mover's turn, best for the mover first.
+
+    In the tile phase each relevant placement is scored with its builds; ``tile_limit`` keeps
+    only the placements that look best before their builds are tried (a quick mode for deep in
+    a search tree; 0 ranks them all), ``tile_sample`` first draws that many placements at
+    random, and past ``deadline`` (a ``time.perf_counter`` value) the placements not yet tried
+    are dropped. The game is played on and always restored.
+    """
+    if game.result is not None:
+        return []
+    mover = game.to_move
+    scorer = _Scorer(game, evaluator)
+    plans: list[Turn] = []
+    if game.phase != "tile":
+        for build in relevant_builds(game, rng):
+            game.play(build)
+            plans.append(Turn((build,), scorer.results(scorer.features(move_hexes(build)))))
+            game.undo()
+        plans.sort(key=lambda t: -t.results[mover])
+        return plans
+    tiles = relevant_tile_moves(game, rng)
+    if tile_sample is not None and len(tiles) > tile_sample:
+        tiles = rng.sample(tiles, tile_sample)
+    before = scorer.results(scorer.base)
+    after_tile: dict[Move, list[Features]] = {}
+    if tile_limit is not None and (tile_limit == 0 or len(tiles) > tile_limit):
+        scored: list[tuple[float, int, Move]] = []
+        for tile in tiles:
+            if tile.kind == "draw":
+                value = before[mover]
+            else:
+                game.play(tile)
+                feats = after_tile[tile] = scorer.features(move_hexes(tile))
+                value = scorer.results(feats)[mover]
+                game.undo()
+            scored.append((-value, len(scored), tile))
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        scored.sort()
+        tiles = [tile for _, _, tile in scored[: tile_limit or None]]
+    near = scorer.near
+    shortlist: list[Move] | None = None
+    for tile in tiles:
+        if tile.kind == "draw":
+            plans.append(Turn((tile,), before))
+            continue
+        game.play(tile)
+        hexes = move_hexes(tile)
+        feats = after_tile.get(tile) or scorer.features(hexes)
+        if game.phase == "build" and game.to_move == mover:
+            mine = any(mover in near.get(h, ()) for h in hexes)
+            if mine or shortlist is None:
+                builds = relevant_builds(game, rng, hexes)
+            else:
+                builds = [b for b in shortlist if game.is_legal(b)]
+                builds += [hut_at(h) for h in hexes if game.is_legal(hut_at(h))]
+            tried = []
+            for build in builds:
+                game.play(build)
+                turn = Turn(
+                    (tile, build), scorer.results(scorer.features(move_hexes(build), feats, hexes))
+                )
+                game.undo()
+                plans.append(turn)
+                tried.append(turn)
+                if deadline is not None and time.perf_counter() > deadline:
+                    break
+            if not mine and shortlist is None:
+                tried.sort(key=lambda t: -t.results[mover])
+                shortlist = [
+                    t.moves[1] for t in tried if not set(move_hexes(t.moves[1])) & set(hexes)
+                ][:SHORTLIST]
+        else:
+            plans.append(Turn((tile,), scorer.results(feats)))
+        game.undo()
+        if deadline is not None and plans and time.perf_counter() > deadline:
+            break
+    plans.sort(key=lambda t: -t.results[mover])
+    return plans

@@ -1,0 +1,244 @@
+"""The agents: legal moves only, determinism for a seed, budgets, specs, hints, evaluation."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+import taluva.game
+from taluva import Game
+from taluva.ai import InvalidAgentSpec, hint, make_agent
+from taluva.ai.evaluation import DEFAULT_EVALUATOR, outcome_results, turns_left
+from taluva.ai.levels import LEVELS
+from taluva.ai.mcts import MctsAgent
+from taluva.cli import main
+from taluva.outcome import Outcome, Reason
+
+
+def _available_expansions() -> list[str]:
+    """Every expansion this engine accepts now (each zone of the Game Board expansion too)."""
+    names = [e for e in taluva.game.EXPANSIONS if not e.startswith("board:")]
+    try:
+        from taluva.zones import ZONES
+
+        names += [f"board:{zone}" for zone in ZONES]
+    except ImportError:
+        pass
+    available = []
+    for name in names:
+        try:
+            Game.new(players=2, seed=0, expansions=[name])
+        except ValueError:
+            continue
+        available.append(name)
+    return available
+
+
+SETUPS = [((), 2), ((), 3), ((), 5)] + [((name,), 2) for name in _available_expansions()]
+
+
+def _random_positions(expansions: tuple[str, ...], players: int, count: int) -> list[Game]:
+    """Positions reached by random play, in both phases, from several decks."""
+    rng = random.Random(f"{expansions}{players}")
+    positions = []
+    for deck in range(count):
+        game = Game.new(players=players, seed=deck, expansions=expansions)
+        stop = rng.randrange(0, 12 * players * 2)
+        while game.result is None and game.ply < stop:
+            game.play(game.random_move(rng))
+        if game.result is None:
+            positions.append(game)
+    return positions
+
+
+@pytest.mark.parametrize(("expansions", "players"), SETUPS)
+@pytest.mark.parametrize("spec", ["random", "greedy", "level:1", "mcts:iterations=3"])
+def test_agents_play_only_legal_moves_in_random_positions(
+    spec: str, expansions: tuple[str, ...], players: int
+) -> None:
+    for index, game in enumerate(_random_positions(expansions, players, 3)):
+        agent = make_agent(spec, seed=index)
+        move = agent.choose(game.copy())
+        assert game.explain(move) is None, f"{spec} chose {move} at ply {game.ply}"
+
+
+def test_agents_finish_a_whole_game_with_legal_moves() -> None:
+    game = Game.new(players=3, seed=11)
+    agents = [make_agent("greedy", 1), make_agent("mcts:iterations=2", 2), make_agent("random", 3)]
+    while game.result is None:
+        move = agents[game.to_move].choose(game.copy())
+        game.play(move)
+    assert game.result.reason in (Reason.TILES, Reason.VICTORY, Reason.LAST_STANDING)
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "level:1", "mcts:iterations=12"])
+def test_same_seed_same_move(spec: str) -> None:
+    game = _random_positions((), 2, 1)[0]
+    while game.phase != "tile":
+        game.play(game.random_move(random.Random(1)))
+    first = make_agent(spec, seed=42).choose(game.copy())
+    again = make_agent(spec, seed=42).choose(game.copy())
+    assert first == again
+
+
+def test_an_agent_does_not_read_the_hidden_pile() -> None:
+    game = Game.new(players=2, seed=5)
+    rng = random.Random(2)
+    for _ in range(14):
+        game.play(game.random_move(rng))
+    assert game.phase == "tile"
+    shown = game.redeal(random.Random(9))
+    assert shown.deck[: game.ply // 2 + 1] == game.deck[: game.ply // 2 + 1]
+    assert shown.deck != game.deck
+    for spec in ("greedy", "mcts:iterations=10"):
+        assert make_agent(spec, 3).choose(game.copy()) == make_agent(spec, 3).choose(shown)
+
+
+def test_the_planned_build_follows_the_planned_tile() -> None:
+    game = Game.new(players=2, seed=8)
+    agent = MctsAgent(seed=1, iterations=8)
+    plan = agent.search(game.copy()).plan
+    tile = agent.choose(game.copy())
+    assert tile == plan.moves[0]
+    game.play(tile)
+    assert agent.choose(game.copy()) == plan.moves[1]
+
+
+def test_make_agent_reads_budgets_and_names() -> None:
+    agent = make_agent("mcts:iterations=7", seed=1)
+    assert isinstance(agent, MctsAgent)
+    assert (agent.iterations, agent.seconds, agent.name) == (7, None, "mcts:iterations=7")
+    timed = make_agent("mcts:time=0.5", seed=1)
+    assert isinstance(timed, MctsAgent)
+    assert (timed.iterations, timed.seconds, timed.name) == (None, 0.5, "mcts:time=0.5")
+    assert make_agent("level:2", 1).name == "level:2"
+    assert make_agent("random", 1).name == "random"
+    top = make_agent("mcts", 1)
+    assert isinstance(top, MctsAgent)
+    assert (top.name, top.iterations, top.seconds) == ("mcts", 160, 8.0)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("minimax", "unknown agent 'minimax'"),
+        ("mcts:iterations=lots", "iterations='lots' is not a number"),
+        ("mcts:time=-1", "time must be a positive number"),
+        ("mcts:depth=3", "'depth=3' is not an option"),
+        ("level:6", "a level is a whole number from 1 to 5"),
+        ("engine:", "give the command"),
+        ("", "expected one of random, greedy"),
+    ],
+)
+def test_make_agent_rejects_bad_specs_saying_why(spec: str, message: str) -> None:
+    with pytest.raises(InvalidAgentSpec, match=message.replace("(", r"\(")):
+        make_agent(spec)
+
+
+def test_a_time_bounded_search_stays_within_its_budget_plus_ten_percent() -> None:
+    game = _random_positions((), 2, 1)[0]
+    while game.ply < 24:
+        game.play(game.random_move(random.Random(3)))
+    agent = make_agent("mcts:time=1", seed=1)
+    start = time.perf_counter()
+    move = agent.choose(game.copy())
+    assert time.perf_counter() - start <= 1.1
+    assert game.is_legal(move)
+
+
+def test_levels_run_from_casual_to_search_with_growing_budgets() -> None:
+    assert [LEVELS[n].agent for n in range(1, 6)] == ["casual", "greedy", "mcts", "mcts", "mcts"]
+    budgets = [LEVELS[n].iterations or 0 for n in (3, 4, 5)]
+    assert budgets == sorted(budgets) and len(set(budgets)) == 3
+
+
+def test_hint_gives_a_legal_move_and_an_expected_result() -> None:
+    game = Game.new(players=2, seed=4)
+    rng = random.Random(4)
+    for _ in range(9):
+        game.play(game.random_move(rng))
+    move, value = hint(game, level=3)
+    assert game.is_legal(move)
+    assert 0.0 <= value <= 1.0
+    assert hint(game, level=3) == (move, value)
+
+
+def test_hint_refuses_a_finished_game() -> None:
+    game = Game.new(players=2, seed=4)
+    rng = random.Random(4)
+    while game.result is None:
+        game.play(game.random_move(rng))
+    with pytest.raises(ValueError, match="the game is over"):
+        hint(game)
+
+
+def test_results_of_a_finished_game_are_exact() -> None:
+    outcome = Outcome(((2,), (0, 3), (1,)), Reason.TILES)
+    assert outcome_results(outcome, 4) == [0.5, 0.0, 1.0, 0.5]
+    assert outcome_results(Outcome(((1,), (0,)), Reason.VICTORY), 2) == [0.0, 1.0]
+
+
+def test_turns_left_counts_the_pending_turn_and_the_pile() -> None:
+    game = Game.new(players=3, seed=1)
+    assert turns_left(game) == [12, 12, 12]
+    game.play(game.random_move(random.Random(1)))
+    game.play(game.random_move(random.Random(1)))
+    assert game.to_move == 1
+    assert turns_left(game) == [11, 12, 12]
+
+
+def test_the_heuristic_prefers_a_temple_to_a_new_hut() -> None:
+    game = Game.new(players=2, seed=21)
+    rng = random.Random(21)
+    temples: list[str] = []
+    while not temples:
+        game.play(game.random_move(rng))
+        moves = [str(m) for m in game.legal_moves()] if game.phase == "build" else []
+        temples = [m for m in moves if m.startswith("temple")]
+        huts = [m for m in moves if m.startswith("hut")]
+        if not huts:
+            temples = []
+    mover = game.to_move
+    scores = {}
+    for text in (temples[0], huts[0]):
+        game.play(text)
+        scores[text.split()[0]] = DEFAULT_EVALUATOR.results(game)[mover]
+        game.undo()
+    assert scores["temple"] > scores["hut"]
+
+
+def test_hint_command_prints_the_move_and_its_evaluation(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = Game.new(players=2, seed=12)
+    game.play("tile 0,0 1")
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game.to_record()))
+    assert main(["hint", str(path), "--level", "2", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    move, value = hint(game, level=2)
+    assert answer == {
+        "move": str(move),
+        "plan": [str(move)],
+        "evaluation": round(value, 4),
+        "player": 0,
+        "level": 2,
+    }
+    assert main(["hint", str(path), "--level", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"best move: {move}"
+    assert lines[1].startswith("evaluation: ") and "for Player 1" in lines[1]
+
+
+def test_hint_command_refuses_a_bad_level_and_a_missing_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["hint", str(tmp_path / "none.json")]) == 1
+    assert "none.json" in capsys.readouterr().err
+    assert main(["hint", str(tmp_path / "none.json"), "--level", "9"]) == 2
+    err = capsys.readouterr().err
+    assert "level '9'" in err and "Traceback" not in err
