@@ -44,7 +44,7 @@ def outline_corners(hexes: Sequence[int]) -> list[tuple[float, float]]:
     return [point for point, count in seen.items() if count < 3]
 
 
-def _inside(point: tuple[float, float], polygon: Sequence[tuple[float, float]]) -> bool:
+def inside_polygon(point: tuple[float, float], polygon: Sequence[tuple[float, float]]) -> bool:
     """Whether a point lies inside the polygon or on its boundary (even-odd rule)."""
     x, y = point
     inside = False
@@ -76,7 +76,7 @@ class Zone:
     def hexes(self) -> frozenset[int]:
         """Hexes whose centre lies inside the zone: its area in hexes."""
         return frozenset(
-            hex_ for hex_ in self._near() if _inside(pixel_centre(hex_), self.polygon)
+            hex_ for hex_ in self._near() if inside_polygon(pixel_centre(hex_), self.polygon)
         )
 
     @cached_property
@@ -91,7 +91,7 @@ class Zone:
     def _contains(self, point: tuple[float, float]) -> bool:
         inside = self._inside_cache.get(point)
         if inside is None:
-            inside = self._inside_cache[point] = _inside(point, self.polygon)
+            inside = self._inside_cache[point] = inside_polygon(point, self.polygon)
         return inside
 
     @cached_property

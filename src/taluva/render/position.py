@@ -1,16 +1,14 @@
-"""What a picture needs to know about a position beyond the core engine API.
-
-The expansions (ships, lagoons, board zones) are read through ``getattr`` so that drawing
-works with any engine that plays the base game; a missing feature simply draws nothing.
-"""
+"""What a picture needs to know about a position: the position at a ply, the last turn's
+hexes, and the expansions' pieces (ships, lagoons, the board zone)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from taluva.moves import Move
-from taluva.tiles import TERRAIN_LETTERS, double_footprint, footprint
+from taluva.tiles import double_footprint, footprint
+from taluva.zones import ZONES
 
 if TYPE_CHECKING:
     from taluva.game import Game
@@ -44,11 +42,6 @@ def move_hexes(move: Move) -> tuple[int, ...]:
     return move.hexes or (move.hex,)
 
 
-def double_terrains(code: str) -> tuple[int, ...]:
-    """Terrains of a double-hex tile's two hexes, in footprint order (``VL`` -> volcano, lake)."""
-    return tuple(TERRAIN_LETTERS.index(letter) for letter in code)
-
-
 def last_turn_moves(moves: Sequence[Move]) -> list[Move]:
     """The moves of the latest turn: the last move, and its tile move if it was a build."""
     if not moves:
@@ -69,54 +62,20 @@ def last_turn_hexes(game: Game) -> frozenset[int]:
 
 
 def ships_of(game: Game) -> dict[int, int]:
-    """Ships on the board, hex to player (empty when the engine has no Ships expansion)."""
-    ships = getattr(game, "ships", None)
-    if ships is None:
-        return {}
-    found: Any = ships()
-    return {int(h): int(p) for h, p in dict(found).items()}
+    """Ships on the board: the lowest hex of each lagoon holding one, to its owner."""
+    return game.ships()
 
 
 def lagoons_of(game: Game) -> list[frozenset[int]]:
-    """Lagoons (sea enclosed by the island), empty when the engine does not compute them."""
-    lagoons = getattr(game, "lagoons", None)
-    if lagoons is None:
-        return []
-    return [frozenset(group) for group in lagoons()]
+    """Lagoons (sea the island encloses), found only in games with the Ships expansion."""
+    return game.lagoons() if "ships" in game.expansions else []
 
 
 def zone_polygon(game: Game) -> list[tuple[float, float]] | None:
     """Outline of the game's board zone in the plane of ``pixel_centre(h, 1)``, or None."""
-    name = getattr(game, "zone", None)
-    if not name:
-        return None
-    try:
-        from taluva import zones  # type: ignore[attr-defined, unused-ignore]
-    except ImportError:
-        return None
-    zone = zones.ZONES.get(name)
-    if zone is None:
-        return None
-    return [(float(x), float(y)) for x, y in zone.polygon]
-
-
-def inside_polygon(point: tuple[float, float], polygon: Sequence[tuple[float, float]]) -> bool:
-    """Whether a point lies inside a polygon (even-odd rule).
-
-    >>> inside_polygon((0.5, 0.5), [(0, 0), (1, 0), (1, 1), (0, 1)])
-    True
-    """
-    x, y = point
-    inside = False
-    count = len(polygon)
-    for i in range(count):
-        x1, y1 = polygon[i]
-        x2, y2 = polygon[(i + 1) % count]
-        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
-            inside = not inside
-    return inside
+    return None if game.zone is None else list(ZONES[game.zone].polygon)
 
 
 def doubles_of(game: Game) -> tuple[str, ...]:
     """Face-up double-hex tiles still available (empty without the Double-Hex expansion)."""
-    return tuple(getattr(game, "doubles", ()) or ())
+    return game.doubles

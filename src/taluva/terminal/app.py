@@ -35,7 +35,6 @@ from taluva.hexes import DELTAS, coords, format_hex, hex_at, pixel_centre
 from taluva.moves import Move
 from taluva.render import style
 from taluva.render.position import (
-    double_terrains,
     doubles_of,
     lagoons_of,
     move_hexes,
@@ -49,7 +48,7 @@ from taluva.terminal.session import (
     ai_hint,
     tile_words,
 )
-from taluva.tiles import TERRAIN_NAMES, double_footprint, footprint, tile_terrains
+from taluva.tiles import TERRAIN_NAMES, double_footprint, double_terrains, footprint, tile_terrains
 
 KEYS: Final = (
     ("arrows, mouse", "move the cursor (the ghost tile follows it)"),

@@ -22,13 +22,13 @@ from typing import TYPE_CHECKING, Final
 from taluva.hexes import DELTAS, coords, format_hex, hex_at, pixel_centre
 from taluva.render import style
 from taluva.render.position import (
-    inside_polygon,
     lagoons_of,
     last_turn_hexes,
     ships_of,
     zone_polygon,
 )
 from taluva.tiles import TERRAIN_LETTERS, VOLCANO
+from taluva.zones import inside_polygon
 
 if TYPE_CHECKING:
     from taluva.game import Game
