@@ -56,6 +56,7 @@ class Setup:
     tiles_per_player: int
     house_rules: tuple[str, ...]
     styles: tuple[str, ...]
+    expansions: tuple[str, ...] = ()
 
     def new_game(self) -> Game:
         """The game this setup describes, before any move."""
@@ -64,6 +65,7 @@ class Setup:
             seed=self.seed,
             tiles_per_player=self.tiles_per_player,
             house_rules=self.house_rules,
+            expansions=self.expansions,
         )
 
 

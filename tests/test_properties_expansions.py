@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -36,25 +35,8 @@ MAX_PLIES = 3 * (60 + 5)
 """No game lasts longer: 60 regular and 5 double-hex tiles at most, three plies a turn."""
 
 
-@dataclass(frozen=True)
-class ExpansionSetup(Setup):
-    """A base-game setup plus a combination of expansions."""
-
-    expansions: tuple[str, ...] = ()
-
-    def new_game(self) -> Game:
-        """The game this setup describes, before any move."""
-        return Game.new(
-            players=self.players,
-            seed=self.seed,
-            tiles_per_player=self.tiles_per_player,
-            house_rules=self.house_rules,
-            expansions=self.expansions,
-        )
-
-
 @st.composite
-def setups(draw: st.DrawFn) -> ExpansionSetup:
+def setups(draw: st.DrawFn) -> Setup:
     """Any setup with any combination of expansions; seats play the base styles or sail."""
     players = draw(st.integers(2, 5))
     tiles = draw(st.sampled_from((12, 18, 24))) if players == 2 else 12
@@ -63,7 +45,7 @@ def setups(draw: st.DrawFn) -> ExpansionSetup:
         draw(st.lists(st.sampled_from((*STYLES, "sailor")), min_size=players, max_size=players))
     )
     expansions = draw(st.sampled_from(COMBINATIONS))
-    return ExpansionSetup(
+    return Setup(
         draw(st.integers(0, 2**32 - 1)), players, tiles, rules, styles, expansions
     )
 
@@ -75,7 +57,7 @@ def choose_move(game: Game, style: str, rng: random.Random) -> Move:
     return choose(game, style, rng)
 
 
-def walk(setup: ExpansionSetup) -> Iterator[tuple[Game, random.Random]]:
+def walk(setup: Setup) -> Iterator[tuple[Game, random.Random]]:
     """Play a game to its end, yielding it before every move and at the end (see the base
     suite's ``walk``: the caller may play, undo and take back moves in between)."""
     game = setup.new_game()
@@ -124,7 +106,7 @@ def covered(game: Game, move: Move) -> list[int]:
 
 @settings(max_examples=examples(12))
 @given(setup=setups())
-def test_every_listed_move_plays_and_round_trips_as_text(setup: ExpansionSetup) -> None:
+def test_every_listed_move_plays_and_round_trips_as_text(setup: Setup) -> None:
     """legal_moves() lists each move once; its text parses back to it; it plays, and a draw,
     a tile or a double-hex tile leaves the player to move where the rules say."""
     for game, _ in walk(setup):
@@ -160,7 +142,7 @@ def test_every_listed_move_plays_and_round_trips_as_text(setup: ExpansionSetup) 
 @settings(max_examples=examples(12))
 @given(setup=setups(), branch_seed=st.integers(0, 2**32 - 1))
 def test_undo_restores_the_exact_state(
-    setup: ExpansionSetup, branch_seed: int, state_of: Observe
+    setup: Setup, branch_seed: int, state_of: Observe
 ) -> None:
     """Every undo brings back the full state, ships, lagoons and double-hex tiles included,
     also after undoing a stretch and playing on differently, and down to the first move."""
@@ -186,7 +168,7 @@ def test_undo_restores_the_exact_state(
 @settings(max_examples=examples(12))
 @given(setup=setups())
 def test_saved_and_loaded_record_gives_the_same_state(
-    setup: ExpansionSetup, state_of: Observe
+    setup: Setup, state_of: Observe
 ) -> None:
     """to_record -> JSON -> Game.from_record reproduces the position (expansions, face-up
     tiles and all) at random plies and at the end, and the loaded game plays on alike."""
@@ -212,7 +194,7 @@ def test_saved_and_loaded_record_gives_the_same_state(
 @settings(max_examples=examples(12))
 @given(setup=setups())
 def test_copy_is_independent_and_random_move_is_listed_and_playable(
-    setup: ExpansionSetup, state_of: Observe
+    setup: Setup, state_of: Observe
 ) -> None:
     """random_move() returns a listed move that play() accepts, as the same object or as
     text; a copy plays on by itself and its original never sees its moves, nor the reverse."""
@@ -246,7 +228,7 @@ def test_copy_is_independent_and_random_move_is_listed_and_playable(
 
 @settings(max_examples=examples(20))
 @given(setup=setups())
-def test_pieces_tiles_and_ships_are_conserved(setup: ExpansionSetup) -> None:
+def test_pieces_tiles_and_ships_are_conserved(setup: Setup) -> None:
     """Pieces on the board + supply (+ destroyed huts) make each player's set, ships
     included; a ship stays in its lagoon, which no tile ever covers; the double-hex tiles
     taken and left make the face-up ones; every tile keeps within the zone's two corners."""
@@ -369,7 +351,7 @@ def assert_no_placement_fits(game: Game) -> None:
 
 @settings(max_examples=examples(60))
 @given(setup=setups())
-def test_every_game_ends_with_a_valid_result(setup: ExpansionSetup) -> None:
+def test_every_game_ends_with_a_valid_result(setup: Setup) -> None:
     """The game ends within the number of tiles with a ranking that fits its end: victory
     with two of four piece types, last standing, no tile to take, or no placement."""
     for game, _ in walk(setup):
