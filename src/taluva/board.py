@@ -23,11 +23,6 @@ NEXT_DELTAS: Final = tuple(DELTAS[(k + 1) % 6] for k in range(6))
 """``D[k + 1]`` for each orientation ``k``: where terrain ``B`` of a tile lies."""
 
 
-def placement_code(volcano: int, orientation: int) -> int:
-    """The int code of a regular tile placement."""
-    return volcano * 8 + orientation
-
-
 def _containing() -> tuple[tuple[int, int, int], ...]:
     """For a hex ``h``: (code offset, offset of the other two hexes) of every placement over h."""
     rows = []

@@ -1225,7 +1225,7 @@ class Game:
 
 def _eruption_ok(s: _State, code: int) -> bool:
     """Whether an eruption placement is legal (RULES.md, "Volcanic eruption"); the fast twin of
-    ``board.eruption_problem``, which says why not."""
+    ``board.placement_problem``, which says why not."""
     volcano = code >> 3
     level = s.level
     if s.terrain.get(volcano) != VOLCANO:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 
 from taluva.hexes import DELTAS
 
@@ -23,19 +23,3 @@ def components(hexes: Iterable[int]) -> list[frozenset[int]]:
                     group.append(hex_ + d)
         groups.append(frozenset(group))
     return groups
-
-
-def settlements_from_scratch(building: Mapping[int, int]) -> dict[int, frozenset[int]]:
-    """Every building hex mapped to its settlement, computed without any incremental state.
-
-    ``building`` maps a hex to ``player * 4 + kind``.
-    """
-    by_player: dict[int, list[int]] = {}
-    for hex_, piece in building.items():
-        by_player.setdefault(piece >> 2, []).append(hex_)
-    result = {}
-    for hexes in by_player.values():
-        for group in components(hexes):
-            for hex_ in group:
-                result[hex_] = group
-    return result
