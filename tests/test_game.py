@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 
 from taluva import Game, IllegalMove, InvalidOption, Move, Outcome, Reason
+from taluva.hexes import parse_hex
+from taluva.tiles import VOLCANO
 
 Observe = Callable[[Game], dict[str, Any]]
 
@@ -182,6 +184,26 @@ def test_a_turn_is_a_tile_then_a_build_and_passes_to_the_next_player() -> None:
                                 Move.parse("hut -2,0").hex: (1, "hut")}  # fmt: skip
     assert game.score(0) == game.score(1) == 1
     assert game.supply(1)["huts"] == 19
+
+
+def test_heights_terrains_and_buildable_hexes_read_the_board_as_it_is_now() -> None:
+    """Views for search: levels and terrain codes of the land, and the hexes a building may use;
+    a view keeps showing its own position after later moves, and cannot be written to."""
+    game = played(["tile 0,0 0"])
+    volcano, jungle, clearing = (parse_hex(text) for text in ("0,0", "1,-1", "1,0"))
+    heights, terrains = game.heights(), game.terrains()
+    assert dict(heights) == {volcano: 1, jungle: 1, clearing: 1}
+    assert terrains[volcano] == VOLCANO and {terrains[jungle], terrains[clearing]} != {VOLCANO}
+    assert [game.terrain(h) for h in (volcano, jungle, clearing)] == [
+        terrains[volcano], terrains[jungle], terrains[clearing]
+    ]
+    assert game.buildable() == {jungle, clearing}
+    game.play("hut 1,0")
+    assert game.buildable() == {jungle}
+    game.play("tile -1,0 3")
+    assert len(game.heights()) == 6 and len(heights) == 3
+    with pytest.raises(TypeError):
+        heights[volcano] = 2  # type: ignore[index]
 
 
 def test_the_game_ends_when_the_last_tile_has_been_built_on() -> None:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain
+from types import MappingProxyType
 from typing import Any, Final, Literal
 
 from taluva.board import (
@@ -111,6 +112,7 @@ class _State:
         "sea",
         "sea2",
         "settlement",
+        "settlement_lists",
         "ships",
         "supply",
         "terrain",
@@ -126,6 +128,7 @@ class _State:
     tile_at: dict[int, int]  # land hexes: index (placement order) of the top tile
     building: dict[int, int]  # hexes with a building: player * 4 + kind
     settlement: dict[int, frozenset[int]]  # building hexes: the hexes of their settlement
+    settlement_lists: list[list[frozenset[int]] | None]  # per player, found when first asked
     own: tuple[frozenset[int], ...]  # per player: hexes holding their buildings
     free: frozenset[int]  # buildable hexes: land, not volcano, no piece
     land_order: list[int]  # land hexes in the order they rose from the sea (shared, see _grow)
@@ -182,6 +185,7 @@ class _State:
         new.sea = self.sea
         new.sea2 = self.sea2
         new.settlement = self.settlement
+        new.settlement_lists = self.settlement_lists
         new.ships = self.ships
         new.supply = self.supply
         new.terrain = self.terrain
@@ -248,6 +252,7 @@ class Game:
         s = _State()
         s.level, s.terrain, s.tile_at, s.building, s.settlement = {}, {}, {}, {}, {}
         s.own = (_EMPTY,) * self._players
+        s.settlement_lists = [None] * self._players
         s.free = s.sea = s.sea2 = s.erupt = s.blocked = _EMPTY
         s.new_land = s.dirty = None
         s.land_order = []
@@ -399,6 +404,20 @@ class Game:
         """Terrain of the top tile on a hex, None for sea."""
         return self._s.terrain.get(hex_)
 
+    def heights(self) -> Mapping[int, int]:
+        """Every land hex with its level: a read-only view of this position, for reading the
+        board fast in a search (it keeps showing this position after later moves)."""
+        return MappingProxyType(self._s.level)
+
+    def terrains(self) -> Mapping[int, int]:
+        """Every land hex with the terrain code of its top tile (``tiles.VOLCANO`` is 0), a
+        read-only view of this position like ``heights``."""
+        return MappingProxyType(self._s.terrain)
+
+    def buildable(self) -> frozenset[int]:
+        """The hexes a building could stand on now: land, not a volcano, no piece on it."""
+        return self._s.free
+
     def tile_index(self, hex_: int) -> int | None:
         """Placement index of the top tile on a hex (for drawing tile outlines), None for sea."""
         return self._s.tile_at.get(hex_)
@@ -419,8 +438,11 @@ class Game:
     def settlements(self, player: int) -> list[frozenset[int]]:
         """A player's settlements, each the set of its hexes, ordered by lowest hex."""
         s = self._s
-        unique = {id(s.settlement[h]): s.settlement[h] for h in s.own[player]}
-        return sorted(unique.values(), key=min)
+        found = s.settlement_lists[player]
+        if found is None:
+            unique = {id(s.settlement[h]): s.settlement[h] for h in s.own[player]}
+            found = s.settlement_lists[player] = sorted(unique.values(), key=min)
+        return list(found)
 
     @property
     def expansions(self) -> tuple[str, ...]:
@@ -1084,6 +1106,7 @@ class Game:
         if covered:
             building = n.building = s.building.copy()
             settlement = n.settlement = s.settlement.copy()
+            n.settlement_lists = [None] * self._players
             own = list(s.own)
             destroyed = list(s.destroyed)
             for hex_ in covered:
@@ -1157,6 +1180,7 @@ class Game:
         own[player] = own[player].union(hexes)
         n.own = tuple(own)
         settlement = n.settlement = s.settlement.copy()
+        n.settlement_lists = [None] * self._players
         joined = set(hexes)
         small = len(hexes) <= 2
         for hex_ in hexes:

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Final
+from functools import lru_cache
+from typing import Final, NamedTuple
 
 from taluva.game import Game
 from taluva.hexes import DELTAS
@@ -52,29 +53,46 @@ class Weights:
 DEFAULT_WEIGHTS: Final = Weights()
 
 
-def turns_left(game: Game) -> list[int]:
-    """Build actions each player still gets, the pending one of the player to move included.
+class Situation(NamedTuple):
+    """What results depend on besides the players' features: who moves, who is out, how many
+    builds each player still gets (the mover's pending one included) and the tiles left."""
 
-    Turns go round the players still in; each draws one tile, so the pile sets how many.
-    """
-    n = game.player_count
-    left = [0] * n
-    if game.result is not None:
-        return left
-    out = set(game.eliminated)
-    active = [p for p in range(n) if p not in out]
-    if not active:
-        return left
-    mover = game.to_move
-    left[mover] = 1
-    future = game.tiles_left
-    doubles = getattr(game, "doubles", None)
-    if doubles:
-        future += len(doubles)
-    order = sorted(active, key=lambda p: (p - mover - 1) % n)
-    for i in range(future):
-        left[order[i % len(order)]] += 1
-    return left
+    mover: int
+    eliminated: tuple[int, ...]
+    turns: tuple[int, ...]
+    tiles_left: int
+
+
+def situation(game: Game) -> Situation:
+    """The situation of a running game (see ``Situation``); turns go round the players still
+    in, and each draws one tile (or takes a face-up double-hex tile), so the pile sets them."""
+    return _situation(
+        game.player_count,
+        game.to_move,
+        game.eliminated,
+        game.tiles_left,
+        len(game.doubles),
+        game.result is not None,
+    )
+
+
+@lru_cache(maxsize=8192)
+def _situation(
+    players: int, mover: int, eliminated: tuple[int, ...], tiles: int, doubles: int, over: bool
+) -> Situation:
+    left = [0] * players
+    active = [p for p in range(players) if p not in eliminated]
+    if not over and active:
+        left[mover] = 1
+        order = sorted(active, key=lambda p: (p - mover - 1) % players)
+        for i in range(tiles + doubles):
+            left[order[i % len(order)]] += 1
+    return Situation(mover, eliminated, tuple(left), tiles)
+
+
+def turns_left(game: Game) -> list[int]:
+    """Build actions each player still gets, the pending one of the player to move included."""
+    return list(situation(game).turns)
 
 
 def outcome_results(outcome: Outcome, players: int, win_share: float = 0.0) -> list[float]:
@@ -100,75 +118,84 @@ Survey = tuple[frozenset[int], bool, bool, dict[int, int], dict[int, int], bool]
 temple and a tower, huts an expansion into each terrain needs, hexes per terrain, and
 whether a free neighbour is at level 3 or more."""
 
-Features = tuple[float, float, float, float, bool]
-"""What a player's potential is made of, before it is known how many turns they have left:
-placed pieces, best and second-best opportunity, hut shortage, and a winning next build."""
+
+class Features(NamedTuple):
+    """What one player's potential is made of, before any weight is applied: the pieces in
+    their supply and what their settlements offer now."""
+
+    huts: int
+    temples: int
+    towers: int
+    ships: int  # -1 without the Ships expansion
+    temple_spots: int  # settlements of 3+ hexes without temple, with a free neighbour
+    tower_spots: int  # settlements without tower next to a free hex at level 3+
+    temple_in_two: bool  # one expansion makes a settlement temple-ready
+    best_expansion: int  # huts the biggest affordable expansion places
+    finishing_huts: bool  # the last hut, or an expansion placing exactly the huts left
 
 
-def survey_settlement(
-    game: Game, group: frozenset[int], buildings: dict[int, tuple[int, str]]
-) -> Survey:
+def survey_settlement(game: Game, group: frozenset[int]) -> Survey:
     """What lies around one settlement (see ``Survey``)."""
     has_temple = has_tower = False
+    building = game.building
     for h in group:
-        kind = buildings[h][1]
+        piece = building(h)
+        kind = "" if piece is None else piece[1]
         if kind == "temple":
             has_temple = True
         elif kind == "tower":
             has_tower = True
-    level = game.level
-    terrain = game.terrain
+    level = game.heights()
+    terrain = game.terrains()
     fields: dict[int, int] = {}
     field_sizes: dict[int, int] = {}
     high = False
     around = {h + d for h in group for d in DELTAS}
-    for h in around:
-        t = terrain(h)
-        if t and h not in buildings:
-            height = level(h)
-            fields[t] = fields.get(t, 0) + height
-            field_sizes[t] = field_sizes.get(t, 0) + 1
-            if height >= 3:
-                high = True
+    for h in around & game.buildable():
+        t = terrain[h]
+        height = level[h]
+        fields[t] = fields.get(t, 0) + height
+        field_sizes[t] = field_sizes.get(t, 0) + 1
+        if height >= 3:
+            high = True
     return frozenset(around | group), has_temple, has_tower, fields, field_sizes, high
 
 
 class Evaluator:
     """Computes potentials and expected results for positions, with one set of weights."""
 
-    __slots__ = ("weights",)
+    __slots__ = ("_known", "weights")
 
     def __init__(self, weights: Weights = DEFAULT_WEIGHTS) -> None:
         self.weights = weights
+        self._known: dict[tuple[Features, int, bool], float] = {}
 
     def potentials(self, game: Game) -> list[float]:
         """Every player's potential, in temples (eliminated players far below the rest)."""
-        buildings = game.buildings()
-        return self.combine(
-            game, [self.features(game, p, buildings) for p in range(game.player_count)]
-        )
+        features = [self.features(game, p) for p in range(game.player_count)]
+        return self.combine(features, situation(game))
 
     def results(self, game: Game) -> list[float]:
         """Every player's expected result in [0, 1]; exact once the game is over."""
         outcome = game.result
         if outcome is not None:
             return outcome_results(outcome, game.player_count, self.weights.win_share)
-        return self.results_from_potentials(self.potentials(game), game)
+        return self.results_of(self.potentials(game), situation(game))
 
     def results_from_features(self, game: Game, features: list[Features]) -> list[float]:
         """Expected results from every player's features (exact once the game is over)."""
         outcome = game.result
         if outcome is not None:
             return outcome_results(outcome, game.player_count, self.weights.win_share)
-        return self.results_from_potentials(self.combine(game, features), game)
+        where = situation(game)
+        return self.results_of(self.combine(features, where), where)
 
-    def results_from_potentials(self, potentials: list[float], game: Game) -> list[float]:
+    def results_of(self, potentials: list[float], where: Situation) -> list[float]:
         """Expected results from potentials: the mean over opponents of a logistic duel, mixed
         with ``win_share`` of the chance to finish first (a soft-max of the potentials)."""
         n = len(potentials)
         w = self.weights
-        remaining = max(1, game.tiles_left)
-        slope = w.scale + w.late_scale / remaining
+        slope = w.scale + w.late_scale / max(1, where.tiles_left)
         results = []
         for p in range(n):
             total = 0.0
@@ -187,63 +214,91 @@ class Evaluator:
             ]
         return results
 
-    def combine(self, game: Game, features: list[Features]) -> list[float]:
+    def combine(self, features: list[Features], where: Situation) -> list[float]:
         """Potentials from features, given whose turn it is and how many turns each has."""
-        w = self.weights
-        left = turns_left(game)
-        mover = game.to_move
-        out = game.eliminated
+        out = where.eliminated
+        known = self._known
+        if len(known) > 200_000:
+            known.clear()
         potentials = []
-        for p, (value, best, second, shortage, winning) in enumerate(features):
+        for p, f in enumerate(features):
             if p in out:
                 potentials.append(-10.0 - out.index(p))
                 continue
-            turns = left[p]
-            if turns:
-                first = 1.0 if p == mover else w.blockable
-                value += first * best - shortage * min(turns, 4)
-                if turns > 1:
-                    value += w.blockable * second
-                if winning:
-                    value += w.winning_build * first
+            key = (f, where.turns[p], p == where.mover)
+            value = known.get(key)
+            if value is None:
+                value = known[key] = self.potential(*key)
             potentials.append(value)
         return potentials
 
-    def features(
-        self,
-        game: Game,
-        player: int,
-        buildings: dict[int, tuple[int, str]],
-        memo: dict[frozenset[int], Survey] | None = None,
-        changed: frozenset[int] | set[int] = frozenset(),
-    ) -> Features:
-        """A player's features; ``buildings`` is ``game.buildings()``, passed in to share it.
-
-        ``memo`` keeps each settlement's survey from a first position, reused while none of
-        the hexes ``changed`` since then lies in or next to the settlement.
-        """
+    def potential(self, f: Features, turns: int, moving: bool) -> float:
+        """One player's potential in temples: pieces placed, plus the opportunities of the
+        builds they still get (the best one kept whole when they move first), less the risks."""
         w = self.weights
-        supply = game.supply(player)
-        huts, temples, towers = supply["huts"], supply["temples"], supply["towers"]
+        huts, temples, towers, ships = f.huts, f.temples, f.towers, f.ships
         value = (
             w.temple * (TEMPLE_COUNT - temples)
             + w.tower * (TOWER_COUNT - towers)
             + w.hut * (HUT_COUNT - huts)
         )
-        ships_done = False
-        if "ships" in game.options["expansions"]:
-            ships = supply.get("ships", 0)
+        if ships >= 0:
             value += w.ship * (SHIP_COUNT - ships)
-            ships_done = ships == 0
+        temple_ready = temples > 0 and f.temple_spots > 0
+        tower_ready = towers > 0 and f.tower_spots > 0
+        if huts == 0 and not temple_ready and not tower_ready:
+            value -= w.stranded
+        if not turns:
+            return value
+        options = [w.expansion_hut * f.best_expansion]
+        if temple_ready:
+            options.append(w.temple_spot)
+            if f.temple_spots > 1 and temples > 1:
+                options.append(w.second_temple_spot)
+        if tower_ready:
+            options.append(w.tower_spot)
+        if temples and f.temple_in_two:
+            options.append(w.temple_in_two)
+        options.sort(reverse=True)
+        first = 1.0 if moving else w.blockable
+        value += first * options[0]
+        if huts < w.hut_reserve:
+            value -= w.hut_shortage * (w.hut_reserve - huts) * min(turns, 4)
+        if turns > 1 and len(options) > 1:
+            value += w.blockable * options[1]
+        done = (huts == 0) + (temples == 0) + (towers == 0) + (ships == 0)
+        if done == 1 and (
+            (temples == 1 and f.temple_spots > 0)
+            or (towers == 1 and f.tower_spots > 0)
+            or f.finishing_huts
+        ):
+            value += w.winning_build * first
+        return value
+
+    def features(
+        self,
+        game: Game,
+        player: int,
+        memo: dict[frozenset[int], Survey] | None = None,
+        changed: frozenset[int] | set[int] = frozenset(),
+    ) -> Features:
+        """A player's features.
+
+        ``memo`` keeps each settlement's survey from a first position, reused while none of
+        the hexes ``changed`` since then lies in or next to the settlement.
+        """
+        supply = game.supply(player)
+        huts, temples, towers = supply["huts"], supply["temples"], supply["towers"]
+        ships = supply["ships"] if "ships" in game.expansions else -1
         temple_spots = 0
         tower_spots = 0
-        growth = 0
+        growth = False
         best_expansion = 0
         finishing_huts = huts == 1
         for group in game.settlements(player):
             survey = None if memo is None else memo.get(group)
             if survey is None or not changed.isdisjoint(survey[0]):
-                survey = survey_settlement(game, group, buildings)
+                survey = survey_settlement(game, group)
                 if memo is not None and not changed:
                     memo[group] = survey
             _, has_temple, has_tower, fields, field_sizes, high = survey
@@ -259,29 +314,18 @@ class Evaluator:
                     if count == huts:
                         finishing_huts = True
                     if not has_temple and len(group) < 3 <= len(group) + field_sizes[t]:
-                        growth = 1
-        options = [w.expansion_hut * best_expansion]
-        if temples and temple_spots:
-            options.append(w.temple_spot)
-            if temple_spots > 1 and temples > 1:
-                options.append(w.second_temple_spot)
-        if towers and tower_spots:
-            options.append(w.tower_spot)
-        if temples and growth:
-            options.append(w.temple_in_two)
-        options.sort(reverse=True)
-        shortage = 0.0
-        if huts < w.hut_reserve:
-            shortage = w.hut_shortage * (w.hut_reserve - huts)
-            if huts == 0 and not (temples and temple_spots) and not (towers and tower_spots):
-                value -= w.stranded
-        done = (huts == 0) + (temples == 0) + (towers == 0) + ships_done
-        winning = done == 1 and (
-            (temples == 1 and temple_spots > 0)
-            or (towers == 1 and tower_spots > 0)
-            or finishing_huts
+                        growth = True
+        return Features(
+            huts,
+            temples,
+            towers,
+            ships,
+            temple_spots,
+            tower_spots,
+            growth,
+            best_expansion,
+            finishing_huts,
         )
-        return (value, options[0], options[1] if len(options) > 1 else 0.0, shortage, winning)
 
 
 DEFAULT_EVALUATOR: Final = Evaluator()

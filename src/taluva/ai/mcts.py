@@ -1,14 +1,17 @@
 """Monte Carlo tree search over whole turns, with tile draws as chance events.
 
-The pile's order is hidden, so every iteration starts from ``game.redeal(rng)``: a copy whose
-remaining pile is a fresh guess from the unseen tiles. An edge of the tree is a turn plan (a
-placement and its build, from ``turns.plan_turns``); below it, children are keyed by what the
-next player then sees (the tile they drew), so a child is a chance outcome met as often as the
-guesses produce it. A new node is scored by letting its mover play the plan the heuristic
-likes best (a one-turn look-ahead), so even a shallow tree weighs the opponents' best replies.
-Every node's mover maximises their own expected result, so any number of players works.
-Selection is UCB1 started from the heuristic's value of each plan (a prior worth a few
-visits), over the best few plans, widened as a node is visited more often.
+The pile's order is hidden, so the search plays in a few *worlds*: copies of the game whose
+remaining pile is a guess drawn from the unseen tiles (``game.redeal``), made once per search.
+A root plan's n-th visit is played in world n mod ``worlds``, so every plan is compared on the
+same guesses, and each plan's subtree in a world is visited often enough to grow several turns
+deep (with a fresh guess every iteration, almost every visit met a tile never seen there
+before and the tree stayed one reply deep). An edge of the tree is a turn plan (a placement and
+its build, from ``turns.plan_turns``); below it, children are keyed by what the next player
+then sees (the tile they drew). A new node is scored by letting its mover play the plan the
+heuristic likes best (a one-turn look-ahead), so even a shallow tree weighs the opponents'
+best replies. Every node's mover maximises their own expected result, so any number of
+players works. Selection is UCB1 started from the heuristic's value of each plan (a prior
+worth a few visits), over the best few plans, widened as a node is visited more often.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ class SearchSettings:
     prior_visits: float = 5.0  # the heuristic's value counts as this many visits
     exploration: float = 0.2
     root_share: float = 0.45  # of a time budget, at most this much for the root's plans
+    worlds: int = 0  # guesses of the pile the root plans share, in turn (0: a new one each time)
 
 
 @dataclass(slots=True)
@@ -106,6 +110,7 @@ class Search:
         self.evaluator = evaluator
         self.settings = settings or SearchSettings()
         self.iterations = 0
+        self.worlds: list[Game] = []
 
     def run(self, iterations: int | None, seconds: float | None) -> SearchResult:
         """Search until the budget is spent and return the most visited plan."""
@@ -123,6 +128,7 @@ class Search:
             plan = Turn((self.rng.choice(moves),), tuple(self.evaluator.results(game)))
             return SearchResult(plan, plan.results[mover], 0, time.perf_counter() - start)
         root = Node(mover, plans, self.settings.root_width)
+        self.worlds = [game.redeal(self.rng) for _ in range(self.settings.worlds)]
         if len(plans) > 1:
             while iterations is None or self.iterations < iterations:
                 if deadline is not None and time.perf_counter() >= deadline:
@@ -138,11 +144,12 @@ class Search:
         )
 
     def _iterate(self, root: Node, deadline: float | None) -> None:
-        game = self.game.redeal(self.rng)
+        i = root.select(self.settings)
+        worlds = self.worlds
+        game = worlds[root.visits[i] % len(worlds)].copy() if worlds else self.game.redeal(self.rng)
         path: list[tuple[Node, int]] = []
         node = root
         while True:
-            i = node.select(self.settings)
             path.append((node, i))
             for move in node.plans[i].moves:
                 game.play(move)
@@ -159,6 +166,7 @@ class Search:
                 results = self.evaluator.results(game)
                 break
             node = child
+            i = node.select(self.settings)
         for parent, i in path:
             parent.visits[i] += 1
             parent.sums[i] += results[parent.mover]

@@ -50,10 +50,11 @@ def ordered(moves: list[Move]) -> list[Move]:
     return sorted(moves)
 
 
-def _touches_buildings(hexes: tuple[int, ...], buildings: dict[int, tuple[int, str]]) -> bool:
-    return any(h + d in buildings for h in hexes for d in DELTAS) or any(
-        h in buildings for h in hexes
-    )
+def near_buildings(buildings: dict[int, tuple[int, str]]) -> set[int]:
+    """The hexes holding a building or next to one."""
+    near = set(buildings)
+    near.update([h + d for h in buildings for d in DELTAS])
+    return near
 
 
 def move_hexes(move: Move) -> tuple[int, ...]:
@@ -74,7 +75,7 @@ def move_hexes(move: Move) -> tuple[int, ...]:
 def relevant_tile_moves(game: Game, rng: random.Random, quiet: int = QUIET_TILES) -> list[Move]:
     """The tile-phase moves worth a look: eruptions, placements next to buildings, every
     non-tile choice (``draw``, ``double``), and a few quiet sea placements standing for the rest."""
-    buildings = game.buildings()
+    near = near_buildings(game.buildings())
     level = game.level
     relevant: list[Move] = []
     calm: list[Move] = []
@@ -82,8 +83,7 @@ def relevant_tile_moves(game: Game, rng: random.Random, quiet: int = QUIET_TILES
         if move.kind not in ("tile", "double"):
             relevant.append(move)
             continue
-        hexes = move_hexes(move)
-        if level(move.hex) > 0 or _touches_buildings(hexes, buildings):
+        if level(move.hex) > 0 or not near.isdisjoint(move_hexes(move)):
             relevant.append(move)
         else:
             calm.append(move)
@@ -128,10 +128,8 @@ class _Scorer:
         self.evaluator = evaluator
         self.mover = game.to_move
         self.memo: dict[frozenset[int], Survey] = {}
+        self.base = [evaluator.features(game, p, self.memo) for p in range(game.player_count)]
         buildings = game.buildings()
-        self.base = [
-            evaluator.features(game, p, buildings, self.memo) for p in range(game.player_count)
-        ]
         near: dict[int, set[int]] = {}
         for h, (owner, _) in buildings.items():
             near.setdefault(h, set()).add(owner)
@@ -156,10 +154,9 @@ class _Scorer:
             owners = near.get(h)
             if owners:
                 touched |= owners
-        buildings = game.buildings()
         changed = frozenset(hexes + earlier)
         for p in touched:
-            feats[p] = self.evaluator.features(game, p, buildings, self.memo, changed)
+            feats[p] = self.evaluator.features(game, p, self.memo, changed)
         return feats
 
     def results(self, feats: list[Features]) -> tuple[float, ...]:
