@@ -119,7 +119,7 @@ def test_make_agent_reads_budgets_and_names() -> None:
     assert make_agent("random", 1).name == "random"
     top = make_agent("mcts", 1)
     assert isinstance(top, MctsAgent)
-    assert (top.name, top.iterations, top.seconds) == ("mcts", 300, 8.0)
+    assert (top.name, top.iterations, top.seconds) == ("mcts", 800, 8.0)
 
 
 @pytest.mark.parametrize(

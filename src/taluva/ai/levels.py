@@ -41,9 +41,9 @@ class Level:
 LEVELS: Final = {
     1: Level(1, "beginner", "casual", seconds=2.0),
     2: Level(2, "easy", "greedy", seconds=2.0),
-    3: Level(3, "medium", "mcts", iterations=12, seconds=2.0),
-    4: Level(4, "hard", "mcts", iterations=40, seconds=4.0),
-    5: Level(5, "strongest", "mcts", iterations=300, seconds=8.0),
+    3: Level(3, "medium", "mcts", iterations=30, seconds=2.0),
+    4: Level(4, "hard", "mcts", iterations=150, seconds=4.0),
+    5: Level(5, "strongest", "mcts", iterations=800, seconds=8.0),
 }
 """The levels; ``mcts`` without a budget plays like level 5."""
 

@@ -41,7 +41,21 @@ class SearchSettings:
     prior_visits: float = 5.0  # the heuristic's value counts as this many visits
     exploration: float = 0.2
     root_share: float = 0.45  # of a time budget, at most this much for the root's plans
-    worlds: int = 0  # guesses of the pile the root plans share, in turn (0: a new one each time)
+    worlds: int | None = None  # guesses of the pile (None: by budget; 0: a new one each time)
+
+
+ITERATIONS_PER_WORLD = 75
+"""A search gets a world per this many iterations (2 to 16): at 150 iterations 2 or 4 worlds
+played best, at 600 iterations 8 beat 3 (61.7% of 60 games), see bench/ai_strength.py."""
+ITERATIONS_PER_SECOND = 200
+"""About how many iterations a second of thinking gives (two players, bench/mcts_speed.py),
+to size the worlds of a search bounded by time alone."""
+
+
+def world_count(iterations: int | None, seconds: float | None) -> int:
+    """How many worlds a search with this budget uses: more as it can afford to visit them."""
+    budget = iterations if iterations is not None else (seconds or 0.0) * ITERATIONS_PER_SECOND
+    return max(2, min(16, round(budget / ITERATIONS_PER_WORLD)))
 
 
 @dataclass(slots=True)
@@ -128,7 +142,10 @@ class Search:
             plan = Turn((self.rng.choice(moves),), tuple(self.evaluator.results(game)))
             return SearchResult(plan, plan.results[mover], 0, time.perf_counter() - start)
         root = Node(mover, plans, self.settings.root_width)
-        self.worlds = [game.redeal(self.rng) for _ in range(self.settings.worlds)]
+        count = self.settings.worlds
+        if count is None:
+            count = world_count(iterations, seconds)
+        self.worlds = [game.redeal(self.rng) for _ in range(count)]
         if len(plans) > 1:
             while iterations is None or self.iterations < iterations:
                 if deadline is not None and time.perf_counter() >= deadline:
