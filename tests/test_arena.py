@@ -106,6 +106,8 @@ def test_arena_command_prints_win_rates_and_writes_records(
         (["arena", "greedy"], "1 agents given: a game needs 2 to 5"),
         (["arena", "greedy", "nobody"], "unknown agent 'nobody'"),
         (["arena", "greedy", "random", "--expansions", "dragons"], "dragons"),
+        (["arena", "greedy", "random", "--engine-timeout", "0"], "positive number of seconds"),
+        (["arena", "greedy", "random", "--engine-timeout", "soon"], "'soon' is not a number"),
     ],
 )
 def test_arena_command_refuses_bad_requests_in_one_line(

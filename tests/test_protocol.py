@@ -6,6 +6,7 @@ import json
 import shlex
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -128,3 +129,28 @@ def test_an_outside_engine_plays_in_the_arena() -> None:
     game = Game.from_record(result["record"])
     assert game.result is not None
     assert result["moves"][1] > 0
+
+
+SLOW_ENGINE = """
+import sys
+for line in sys.stdin:
+    if line.startswith("bestmove"):
+        break
+    print("ok", flush=True)
+sys.stdin.read()
+"""
+"""An engine that answers every command but never the request for a move."""
+
+
+def test_an_engine_that_does_not_answer_in_time_forfeits_and_is_stopped() -> None:
+    command = shlex.join([sys.executable, "-c", SLOW_ENGINE])
+    task = arena.make_tasks([f"engine:{command}", "random"], games=1, seed=2)[0]
+    task["options"] = {"engine_timeout": 0.5}
+    start = time.perf_counter()
+    result = arena.play_task(task)
+    assert time.perf_counter() - start < 10
+    assert result["error"] == (
+        f"engine:{command} (seat 1): engine:{command}: no answer to 'bestmove' within 0.5 s; "
+        "the engine was stopped"
+    )
+    assert result["ranking"] == [[1], [0]]

@@ -140,10 +140,13 @@ AGENT_SPECS: Final = (
 )
 
 
-def make_agent(spec: str, seed: int | None = None) -> Agent:
+def make_agent(
+    spec: str, seed: int | None = None, *, engine_timeout: float | None = None
+) -> Agent:
     """Build an agent from its text: ``random``, ``greedy``, ``mcts``, ``mcts:iterations=N``,
     ``mcts:time=SECONDS`` (both may be given, comma-separated), ``level:N`` (1-5) or
-    ``engine:COMMAND`` (an outside program speaking the engine protocol)."""
+    ``engine:COMMAND`` (an outside program speaking the engine protocol, given
+    ``engine_timeout`` seconds an answer, ``protocol.ENGINE_TIMEOUT`` by default)."""
     if not isinstance(spec, str) or not spec.strip():
         raise InvalidAgentSpec(f"agent {spec!r}: expected one of {', '.join(AGENT_SPECS)}")
     text = spec.strip()
@@ -171,11 +174,12 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
             )
         return level_agent(int(rest), seed)
     if kind == "engine":
-        from taluva.ai.protocol import EngineAgent
+        from taluva.ai.protocol import ENGINE_TIMEOUT, EngineAgent
 
         if not rest.strip():
             raise InvalidAgentSpec(f"agent {text!r}: give the command, e.g. 'engine:taluva engine'")
-        return EngineAgent(rest.strip(), seed)
+        timeout = ENGINE_TIMEOUT if engine_timeout is None else engine_timeout
+        return EngineAgent(rest.strip(), seed, timeout=timeout)
     raise InvalidAgentSpec(f"unknown agent {text!r}: expected one of {', '.join(AGENT_SPECS)}")
 
 

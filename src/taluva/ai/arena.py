@@ -86,8 +86,10 @@ def play_task(task: Task) -> TaskResult:
     forfeit = None
     agents: list[Agent] = []
     try:
+        timeout = options.get("engine_timeout")
         agents = [
-            make_agent(spec, seed) for spec, seed in zip(specs, task["agent_seeds"], strict=True)
+            make_agent(spec, seed, engine_timeout=timeout)
+            for spec, seed in zip(specs, task["agent_seeds"], strict=True)
         ]
         while game.result is None:
             seat = game.to_move
@@ -166,11 +168,15 @@ def run_tasks(
     tasks: Sequence[Task],
     mapper: MapFunction,
     progress: Callable[[int, int], None] | None = None,
+    each: Callable[[TaskResult], None] | None = None,
 ) -> list[TaskResult]:
-    """Play every task through ``mapper``; results come back sorted by task index."""
+    """Play every task through ``mapper``; results come back sorted by task index. ``each``
+    is called with every result as it arrives (to save it before the others are played)."""
     results = []
     for result in mapper(play_task, tasks):
         results.append(result)
+        if each is not None:
+            each(result)
         if progress is not None:
             progress(len(results), len(tasks))
     results.sort(key=lambda r: r["index"])

@@ -69,7 +69,17 @@ def register(subparsers: Any) -> None:
         metavar="N",
         help="worker processes (default: one per core)",
     )
-    arena.add_argument("--records", metavar="FILE", help="write every game as JSON Lines")
+    arena.add_argument(
+        "--engine-timeout",
+        type=_seconds,
+        default=None,
+        metavar="S",
+        help="seconds an outside engine may take over one answer before it forfeits the "
+        "game (default 60)",
+    )
+    arena.add_argument(
+        "--records", metavar="FILE", help="write every game as JSON Lines, as each one ends"
+    )
     arena.add_argument("--json", action="store_true", help="print the report as JSON")
     arena.add_argument(
         "--tiles-per-player", type=int, default=12, choices=(12, 18, 24), metavar="T"
@@ -120,6 +130,16 @@ def _positive(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text} must be 1 or more")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text} must be a positive number of seconds")
     return value
 
 
@@ -187,22 +207,38 @@ def _cmd_arena(args: argparse.Namespace) -> int:
         import os
 
         mapper = arena.local_map(args.workers or os.cpu_count() or 1)
+    if args.engine_timeout is not None:
+        options["engine_timeout"] = args.engine_timeout
     tasks = arena.make_tasks(specs, args.games, args.seed, options)
     show = args.progress if args.progress is not None else sys.stderr.isatty()
+    out = None
+    if args.records:
+        try:
+            out = open(args.records, "w", encoding="utf-8")  # noqa: SIM115 - open while playing
+        except OSError as error:
+            raise InputError(f"{args.records}: cannot write ({error.strerror or error})") from None
+
+    def save(result: dict[str, Any]) -> None:
+        if out is not None:
+            try:
+                arena.write_records([result], out)
+                out.flush()
+            except OSError as error:
+                raise InputError(
+                    f"{args.records}: cannot write ({error.strerror or error})"
+                ) from None
+
     start = time.perf_counter()
     try:
-        results = arena.run_tasks(tasks, mapper, arena.stderr_progress() if show else None)
+        results = arena.run_tasks(tasks, mapper, arena.stderr_progress() if show else None, save)
     except RuntimeError as error:
         if not args.ray:
             raise
         raise UsageError(str(error)) from None
+    finally:
+        if out is not None:
+            out.close()
     elapsed = time.perf_counter() - start
-    if args.records:
-        try:
-            with open(args.records, "w", encoding="utf-8") as out:
-                arena.write_records(results, out)
-        except OSError as error:
-            raise InputError(f"{args.records}: cannot write ({error.strerror or error})") from None
     summary = arena.report(results)
     if args.json:
         print(json.dumps({**summary.to_json(), "seconds": round(elapsed, 1)}))

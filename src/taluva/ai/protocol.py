@@ -9,11 +9,14 @@ it as an agent. Every answer ends with a line ``ok``; a refused command answers
 from __future__ import annotations
 
 import json
+import queue
 import random
 import shlex
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+import threading
+import time
+from collections.abc import Callable
 from typing import IO, Final
 
 import taluva
@@ -26,6 +29,8 @@ PROTOCOL: Final = "taluva-engine/1"
 ENGINE_NAME: Final = "taluva"
 MAX_SECONDS: Final = 3600.0
 MAX_ITERATIONS: Final = 10_000_000
+ENGINE_TIMEOUT: Final = 60.0
+"""Seconds an outside engine may take over one answer before it forfeits the game."""
 
 _OPTIONS: Final = {
     "seed": ("int", "0", "seed of the searches (same seed, same answers)"),
@@ -228,10 +233,17 @@ class EngineAgent(Agent):
     """An outside engine speaking the protocol, run as a subprocess and used as an agent.
 
     It is shown the visible game only: the record it gets has the hidden part of the pile
-    re-guessed from the unseen tiles.
+    re-guessed from the unseen tiles. An engine that takes longer than ``timeout`` seconds over
+    one answer is stopped, and the move it owed raises RuntimeError (a forfeit in the arena).
     """
 
-    def __init__(self, command: str, seed: int | None = None, budget: str = "") -> None:
+    def __init__(
+        self,
+        command: str,
+        seed: int | None = None,
+        budget: str = "",
+        timeout: float | None = ENGINE_TIMEOUT,
+    ) -> None:
         super().__init__(f"engine:{command}", seed)
         try:
             argv = shlex.split(command)
@@ -240,6 +252,7 @@ class EngineAgent(Agent):
         if not argv:
             raise ValueError("the engine command is empty")
         self.budget = budget
+        self.timeout = timeout
         try:
             self.process: subprocess.Popen[str] | None = subprocess.Popen(
                 argv,
@@ -252,25 +265,42 @@ class EngineAgent(Agent):
             raise ValueError(
                 f"cannot start engine {command!r}: {error.strerror or error}"
             ) from None
+        # a thread reads the answers, so that waiting for one can give up after the timeout
+        self._answers: queue.Queue[str | None] = queue.Queue()
+        assert self.process.stdout is not None
+        threading.Thread(
+            target=_pump, args=(self.process.stdout, self._answers), daemon=True
+        ).start()
         self._ask(f"set seed {self.seed % 2**31}", check=False)
 
     def _ask(self, command: str, check: bool = True) -> list[str]:
         process = self.process
-        if process is None or process.stdin is None or process.stdout is None:
+        if process is None or process.stdin is None:
             raise RuntimeError(f"{self.name}: the engine is closed")
         try:
             process.stdin.write(command + "\n")
             process.stdin.flush()
         except OSError as error:
             raise RuntimeError(f"{self.name}: cannot write to the engine ({error})") from None
+        end = None if self.timeout is None else time.monotonic() + self.timeout
         lines = []
-        for raw in _lines(process.stdout):
+        while True:
+            try:
+                raw = self._answers.get(
+                    timeout=None if end is None else max(0.0, end - time.monotonic())
+                )
+            except queue.Empty:
+                self._kill()
+                raise RuntimeError(
+                    f"{self.name}: no answer to {command.split()[0]!r} within "
+                    f"{self.timeout:g} s; the engine was stopped"
+                ) from None
+            if raw is None:
+                raise RuntimeError(f"{self.name}: the engine stopped while answering {command!r}")
             line = raw.rstrip("\n")
             if line == "ok":
                 break
             lines.append(line)
-        else:
-            raise RuntimeError(f"{self.name}: the engine stopped while answering {command!r}")
         if check and lines and lines[0].startswith("err"):
             raise RuntimeError(f"{self.name}: {command.split()[0]}: {lines[0][4:]}")
         return lines
@@ -285,6 +315,12 @@ class EngineAgent(Agent):
             return Move.parse(answer[0])
         except IllegalMove as error:
             raise RuntimeError(f"{self.name}: bestmove answered {answer[0]!r}: {error}") from None
+
+    def _kill(self) -> None:
+        process, self.process = self.process, None
+        if process is not None:
+            process.kill()
+            process.wait()
 
     def close(self) -> None:
         process, self.process = self.process, None
@@ -302,12 +338,14 @@ class EngineAgent(Agent):
             process.stdout.close()
 
 
-def _lines(stream: IO[str]) -> Iterator[str]:
-    while True:
-        line = stream.readline()
-        if not line:
-            return
-        yield line
+def _pump(stream: IO[str], answers: queue.Queue[str | None]) -> None:
+    """Pass the engine's lines on until it closes its output (then None)."""
+    try:
+        for line in iter(stream.readline, ""):
+            answers.put(line)
+    except (OSError, ValueError):  # closed under us by close()
+        pass
+    answers.put(None)
 
 
 def _no_arguments(command: str, rest: str) -> None:
