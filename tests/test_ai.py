@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from taluva import Game
 from taluva.ai import InvalidAgentSpec, hint, make_agent
 from taluva.ai.evaluation import DEFAULT_EVALUATOR, outcome_results, turns_left
 from taluva.ai.levels import LEVELS
-from taluva.ai.mcts import MctsAgent
+from taluva.ai.mcts import MctsAgent, Search, world_count
 from taluva.cli import main
 from taluva.outcome import Outcome, Reason
 
@@ -96,6 +97,24 @@ def test_an_agent_does_not_read_the_hidden_pile() -> None:
     assert shown.deck != game.deck
     for spec in ("greedy", "mcts:iterations=10"):
         assert make_agent(spec, 3).choose(game.copy()) == make_agent(spec, 3).choose(shown)
+
+
+def test_a_search_plays_in_a_few_shared_guesses_of_the_pile_more_as_its_budget_grows() -> None:
+    assert [world_count(n, None) for n in (1, 30, 150, 300, 800, 10_000)] == [2, 2, 2, 4, 11, 16]
+    assert world_count(None, 1.0) == world_count(200, None)
+    game = Game.new(players=2, seed=5)
+    rng = random.Random(2)
+    for _ in range(10):
+        game.play(game.random_move(rng))
+    search = Search(game.copy(), random.Random(1))
+    result = search.run(300, None)
+    assert result.iterations == 300 and len(search.worlds) == 4
+    drawn = len(game.deck) - game.tiles_left
+    guesses = {world.deck[drawn:] for world in search.worlds}
+    assert len(guesses) == 4 and game.deck[drawn:] not in guesses
+    for world in search.worlds:
+        assert world.deck[:drawn] == game.deck[:drawn] and world.moves == game.moves
+        assert Counter(world.deck[drawn:]) <= game.unseen_tiles()
 
 
 def test_the_planned_build_follows_the_planned_tile() -> None:

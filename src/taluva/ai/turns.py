@@ -121,7 +121,7 @@ class _Scorer:
     players whose surroundings the moves touched (the mover always), and only the
     settlements the moves came near."""
 
-    __slots__ = ("base", "evaluator", "game", "memo", "mover", "near")
+    __slots__ = ("base", "evaluator", "game", "layers", "memo", "mover", "near")
 
     def __init__(self, game: Game, evaluator: Evaluator) -> None:
         self.game = game
@@ -129,6 +129,8 @@ class _Scorer:
         self.mover = game.to_move
         self.memo: dict[frozenset[int], Survey] = {}
         self.base = [evaluator.features(game, p, self.memo) for p in range(game.player_count)]
+        # the surveys of the position after each first move
+        self.layers: dict[Move, dict[frozenset[int], Survey]] = {}
         buildings = game.buildings()
         near: dict[int, set[int]] = {}
         for h, (owner, _) in buildings.items():
@@ -137,26 +139,39 @@ class _Scorer:
                 near.setdefault(h + d, set()).add(owner)
         self.near = near
 
-    def features(
+    def after(self, move: Move) -> list[Features]:
+        """Features after one move from the first position (keeping that position's surveys
+        for the moves that follow it)."""
+        hexes = move_hexes(move)
+        # the surveys the move did not come near hold after it too
+        memo = {g: survey for g, survey in self.memo.items() if survey[0].isdisjoint(hexes)}
+        self.layers[move] = memo
+        return self._update(list(self.base), hexes, memo, frozenset())
+
+    def after_both(self, first: Move, second: Move, start: list[Features]) -> list[Features]:
+        """Features after ``second``, played after ``first``, from ``start``: the features
+        that ``after(first)`` gave."""
+        hexes = move_hexes(second)
+        layer = self.layers.get(first)
+        if layer is None:
+            return self._update(list(start), hexes, self.memo, frozenset(hexes + move_hexes(first)))
+        return self._update(list(start), hexes, layer, frozenset(hexes))
+
+    def _update(
         self,
+        feats: list[Features],
         hexes: tuple[int, ...],
-        start: list[Features] | None = None,
-        earlier: tuple[int, ...] = (),
+        memo: dict[frozenset[int], Survey],
+        changed: frozenset[int],
     ) -> list[Features]:
-        """Features now, after a move that put something on ``hexes``, from ``start`` (the
-        features before it; the first position's by default); ``earlier`` lists the hexes
-        of moves made between the first position and ``start``."""
-        game = self.game
-        feats = list(self.base if start is None else start)
         touched = {self.mover}
         near = self.near
         for h in hexes:
             owners = near.get(h)
             if owners:
                 touched |= owners
-        changed = frozenset(hexes + earlier)
         for p in touched:
-            feats[p] = self.evaluator.features(game, p, self.memo, changed)
+            feats[p] = self.evaluator.features(self.game, p, memo, changed)
         return feats
 
     def results(self, feats: list[Features]) -> tuple[float, ...]:
@@ -187,7 +202,7 @@ def plan_turns(
     if game.phase != "tile":
         for build in relevant_builds(game, rng):
             game.play(build)
-            plans.append(Turn((build,), scorer.results(scorer.features(move_hexes(build)))))
+            plans.append(Turn((build,), scorer.results(scorer.after(build))))
             game.undo()
         plans.sort(key=lambda t: -t.results[mover])
         return plans
@@ -203,7 +218,7 @@ def plan_turns(
                 value = before[mover]
             else:
                 game.play(tile)
-                feats = after_tile[tile] = scorer.features(move_hexes(tile))
+                feats = after_tile[tile] = scorer.after(tile)
                 value = scorer.results(feats)[mover]
                 game.undo()
             scored.append((-value, len(scored), tile))
@@ -219,7 +234,7 @@ def plan_turns(
             continue
         game.play(tile)
         hexes = move_hexes(tile)
-        feats = after_tile.get(tile) or scorer.features(hexes)
+        feats = after_tile.get(tile) or scorer.after(tile)
         if game.phase == "build" and game.to_move == mover:
             mine = any(mover in near.get(h, ()) for h in hexes)
             if mine or shortlist is None:
@@ -230,9 +245,7 @@ def plan_turns(
             tried = []
             for build in builds:
                 game.play(build)
-                turn = Turn(
-                    (tile, build), scorer.results(scorer.features(move_hexes(build), feats, hexes))
-                )
+                turn = Turn((tile, build), scorer.results(scorer.after_both(tile, build, feats)))
                 game.undo()
                 plans.append(turn)
                 tried.append(turn)
