@@ -9,7 +9,8 @@ machine's speed; their time limits are far above what the iterations take on an 
 but on a heavily shared one a limit can cut a search short (the max seconds show it).
 Run ``python bench/ai_strength.py`` (200 games a match, 100 for the four-player one, both
 cores), ``--games 20 --games-4p 20`` for a quick look, ``--only NAME`` for one match,
-``--out FILE`` to keep the numbers as JSON Lines.
+``--out FILE`` to keep the numbers as JSON Lines, ``--records FILE --resume`` to go on with an
+interrupted run.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 
 from taluva.ai import arena
 from taluva.ai.levels import LEVELS, TOP_LEVEL
+from taluva.game import Game
 
 TOP = f"level:{TOP_LEVEL}"
 MATCHES: dict[str, tuple[list[str], str]] = {
@@ -37,6 +39,43 @@ MATCHES: dict[str, tuple[list[str], str]] = {
 TARGETS = {"greedy-random": 0.95, "top-greedy": 0.80, "4p-top-greedy": 0.40}
 
 
+def already_played(records: str, name: str, tasks: list[arena.Task]) -> list[dict[str, Any]]:
+    """The results of this match's games found in the ``records`` file, rebuilt from their
+    lines; a line whose agents or deck differ from its task's (another setting or seed) is
+    not used."""
+    if not os.path.exists(records):
+        return []
+    wanted = {task["index"]: task for task in tasks}
+    found: dict[int, dict[str, Any]] = {}
+    with open(records, encoding="utf-8") as lines:
+        for number, text in enumerate(lines, 1):
+            try:
+                line = json.loads(text)
+            except json.JSONDecodeError as problem:
+                raise SystemExit(f"{records}, line {number}: not JSON ({problem})") from None
+            task = wanted.get(line.get("game", -1))
+            if line.get("match") != name or task is None or line["agents"] != task["agents"]:
+                continue
+            deck = Game.new(len(task["agents"]), seed=task["seed"]).deck
+            if line["record"]["deck"] != list(deck):
+                continue
+            result = line["record"].get("result")
+            found[line["game"]] = {
+                "index": line["game"],
+                "deck": line["deck"],
+                "rotation": line["rotation"],
+                "agents": line["agents"],
+                "ranking": line["ranking"],
+                "reason": None if result is None else result["reason"],
+                "error": line["error"],
+                "record": line["record"],
+                "seconds": line["seconds"],
+                "longest": line["longest"],
+                "moves": line["moves"],
+            }
+    return [found[index] for index in sorted(found)]
+
+
 def run_match(
     name: str,
     games: int,
@@ -44,25 +83,34 @@ def run_match(
     workers: int,
     records: str | None = None,
     top: str = TOP,
+    resume: bool = False,
 ) -> dict[str, Any]:
     """Play one match and return its numbers; each game's record is appended to ``records``
-    as soon as it ends, so an interrupted run keeps what it played. ``top`` replaces the top
-    level in the matches against greedy agents."""
+    as soon as it ends, so an interrupted run keeps what it played, and with ``resume`` the
+    games found there are not played again. ``top`` replaces the top level in the matches
+    against greedy agents. The wall time counts only the games played in this run."""
     agents, hero = MATCHES[name]
     if name in ("top-greedy", "4p-top-greedy"):
         agents = [top if agent == TOP else agent for agent in agents]
         hero = top
     tasks = arena.make_tasks(agents, games, seed)
+    kept = already_played(records, name, tasks) if resume and records else []
+    done = {r["index"] for r in kept}
+    tasks_left = [task for task in tasks if task["index"] not in done]
+    if kept:
+        print(f"{name}: {len(kept)} games kept from {records}, {len(tasks_left)} to play")
     start = time.perf_counter()
     progress = arena.stderr_progress() if sys.stderr.isatty() else None
-    results = []
-    for result in arena.local_map(workers)(arena.play_task, tasks):
+    results = list(kept)
+    for result in arena.local_map(workers)(arena.play_task, tasks_left):
         results.append(result)
         if records:
             with open(records, "a", encoding="utf-8") as out:
                 arena.write_records([{**result, "match": name}], out, timing=True)
         if progress:
             progress(len(results), len(tasks))
+    if not tasks_left and progress:
+        progress(len(results), len(tasks))
     results.sort(key=lambda r: r["index"])
     wall = time.perf_counter() - start
     summary = arena.report(results)
@@ -107,12 +155,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", action="append", choices=sorted(MATCHES), help="match to run")
     parser.add_argument("--out", help="append each match's numbers to this JSON Lines file")
     parser.add_argument("--records", help="append every game, as it ends, to this JSON Lines file")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="with --records: keep the games already in that file and play only the rest",
+    )
     parser.add_argument("--top", default=TOP, help=f"agent playing against greedy (default {TOP})")
     args = parser.parse_args(argv)
+    if args.resume and not args.records:
+        parser.error("--resume needs --records FILE: the games to go on from")
     print("levels: " + "; ".join(level.describe() for level in LEVELS.values()))
     for name in args.only or list(MATCHES):
         games = args.games_4p if name.startswith("4p") else args.games
-        numbers = run_match(name, games, args.seed, args.workers, args.records, args.top)
+        numbers = run_match(
+            name, games, args.seed, args.workers, args.records, args.top, args.resume
+        )
         low, high = numbers["interval"]
         verdict = "met" if numbers["met"] else "MISSED"
         goal = f"target >= {numbers['target']:.0%}" if name in TARGETS else "target: beat it (>50%)"
