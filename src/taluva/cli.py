@@ -77,6 +77,11 @@ class InputError(Exception):
 
     exit_code = EXIT_INPUT
 
+    @classmethod
+    def unwritable(cls, path: object, error: OSError) -> InputError:
+        """The error for an output file that cannot be written, with the system's reason."""
+        return cls(f"{path}: cannot write ({error.strerror or error})")
+
 
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors become one line, with a pointer to the right help."""
@@ -303,7 +308,7 @@ def _save(game: Game, output: str) -> None:
     try:
         save_record(game, output)
     except OSError as error:
-        raise InputError(f"{output}: cannot write ({error.strerror or error})") from None
+        raise InputError.unwritable(output, error) from None
 
 
 # --------------------------------------------------------------------------- new

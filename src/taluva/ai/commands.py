@@ -216,7 +216,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
         try:
             out = open(args.records, "w", encoding="utf-8")  # noqa: SIM115 - open while playing
         except OSError as error:
-            raise InputError(f"{args.records}: cannot write ({error.strerror or error})") from None
+            raise InputError.unwritable(args.records, error) from None
 
     def save(result: dict[str, Any]) -> None:
         if out is not None:
@@ -224,9 +224,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
                 arena.write_records([result], out)
                 out.flush()
             except OSError as error:
-                raise InputError(
-                    f"{args.records}: cannot write ({error.strerror or error})"
-                ) from None
+                raise InputError.unwritable(args.records, error) from None
 
     start = time.perf_counter()
     try:

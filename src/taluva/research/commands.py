@@ -72,7 +72,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise InputError(f"{args.records}: {error}") from None
     except OSError as error:
-        raise InputError(f"{args.output}: cannot write ({error.strerror or error})") from None
+        raise InputError.unwritable(args.output, error) from None
     notes = []
     if stats.unfinished:
         notes.append(f"{stats.unfinished} unfinished game(s) skipped")

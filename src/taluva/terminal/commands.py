@@ -253,4 +253,4 @@ def _write(path: Path, data: bytes) -> None:
     try:
         path.write_bytes(data)
     except OSError as error:
-        raise InputError(f"{path}: cannot write ({error.strerror or error})") from None
+        raise InputError.unwritable(path, error) from None
