@@ -150,12 +150,9 @@ class _Scorer:
 
     def after_both(self, first: Move, second: Move, start: list[Features]) -> list[Features]:
         """Features after ``second``, played after ``first``, from ``start``: the features
-        that ``after(first)`` gave."""
+        that ``after(first)``, called before, gave."""
         hexes = move_hexes(second)
-        layer = self.layers.get(first)
-        if layer is None:
-            return self._update(list(start), hexes, self.memo, frozenset(hexes + move_hexes(first)))
-        return self._update(list(start), hexes, layer, frozenset(hexes))
+        return self._update(list(start), hexes, self.layers[first], frozenset(hexes))
 
     def _update(
         self,
