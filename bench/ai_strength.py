@@ -24,7 +24,7 @@ from typing import Any
 
 from taluva.ai import arena
 from taluva.ai.levels import LEVELS, TOP_LEVEL
-from taluva.game import Game
+from taluva.engine.game import Game
 
 TOP = f"level:{TOP_LEVEL}"
 MATCHES: dict[str, tuple[list[str], str]] = {

@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT / "src"))
 from reference_engine import RefGame, ref_from_record, ref_perft  # noqa: E402
 
 from taluva import Game  # noqa: E402
-from taluva.perft import perft  # noqa: E402
+from taluva.engine.perft import perft  # noqa: E402
 
 PERFT_TABLE = ROOT.parent / "shared" / "perft" / "base.jsonl"
 TARGETS = {"games2": 250.0, "random2": 1500.0, "perft": 300_000.0}

@@ -14,7 +14,7 @@ import random
 import time
 
 from taluva import Game
-from taluva.zones import ZONES
+from taluva.engine.expansions.board_zones import ZONES
 
 CONFIGS: list[tuple[str, ...]] = [
     (),

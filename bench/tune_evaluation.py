@@ -37,8 +37,8 @@ from taluva.ai.evaluation import (
     outcome_results,
     situation,
 )
-from taluva.game import Game
-from taluva.outcome import Outcome
+from taluva.engine.game import Game
+from taluva.engine.outcome import Outcome
 
 Sample = tuple[list[Features], Situation, list[float]]
 

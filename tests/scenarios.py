@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from taluva import Game, IllegalMove, Move, format_hex, parse_hex
-from taluva.hexes import DELTAS
-from taluva.tiles import TERRAIN_NAMES
+from taluva.engine.hexes import DELTAS
+from taluva.engine.tiles import TERRAIN_NAMES
 
 FIXTURES = Path(__file__).resolve().parent / "data" / "rules"
 

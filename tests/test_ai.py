@@ -10,21 +10,21 @@ from pathlib import Path
 
 import pytest
 
-import taluva.game
+import taluva.engine.game
 from taluva import Game
 from taluva.ai import InvalidAgentSpec, hint, make_agent
 from taluva.ai.evaluation import DEFAULT_EVALUATOR, outcome_results, turns_left
 from taluva.ai.levels import LEVELS
 from taluva.ai.mcts import MctsAgent, Search, world_count
 from taluva.cli import main
-from taluva.outcome import Outcome, Reason
+from taluva.engine.outcome import Outcome, Reason
 
 
 def _available_expansions() -> list[str]:
     """Every expansion this engine accepts now (each zone of the Game Board expansion too)."""
-    names = [e for e in taluva.game.EXPANSIONS if not e.startswith("board:")]
+    names = [e for e in taluva.engine.game.EXPANSIONS if not e.startswith("board:")]
     try:
-        from taluva.zones import ZONES
+        from taluva.engine.expansions.board_zones import ZONES
 
         names += [f"board:{zone}" for zone in ZONES]
     except ImportError:

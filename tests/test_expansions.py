@@ -26,9 +26,9 @@ import pytest
 from scenarios import allowed, legal, refused
 
 from taluva import Game, InvalidOption, InvalidRecord, Move, coords, hex_at
-from taluva.perft import perft
-from taluva.record import load_record, save_record
-from taluva.zones import ZONES, Zone
+from taluva.engine.expansions.board_zones import ZONES, Zone
+from taluva.engine.perft import perft
+from taluva.engine.record import load_record, save_record
 
 DATA = Path(__file__).resolve().parent / "data"
 FIXTURES = DATA / "expansions"

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from taluva import Game, IllegalMove, InvalidOption, Move, Outcome, Reason
-from taluva.hexes import parse_hex
-from taluva.tiles import VOLCANO
+from taluva.engine.hexes import parse_hex
+from taluva.engine.tiles import VOLCANO
 
 Observe = Callable[[Game], dict[str, Any]]
 

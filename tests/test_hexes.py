@@ -7,7 +7,7 @@ import math
 import pytest
 
 from taluva import coords, format_hex, hex_at, parse_hex
-from taluva.hexes import (
+from taluva.engine.hexes import (
     DELTAS,
     DIRECTION_NAMES,
     DIRECTIONS,

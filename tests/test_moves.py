@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from taluva import IllegalMove, InvalidMove, Move, hex_at
-from taluva.tiles import CLEARING, JUNGLE, LAKE, ROCK, SAND
+from taluva.engine.tiles import CLEARING, JUNGLE, LAKE, ROCK, SAND
 
 CANONICAL = [
     "tile 1,-2 3",

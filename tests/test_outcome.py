@@ -8,7 +8,7 @@ import pytest
 from scenarios import fixture, replay
 
 from taluva import Outcome, Reason
-from taluva.outcome import STARTING_SUPPLY, placed_counts, rank_players, score
+from taluva.engine.outcome import STARTING_SUPPLY, placed_counts, rank_players, score
 
 BAD_RANKINGS: list[Any] = [[[]], [[0.5]], [["0"]], [[True]], [0, 1], "0,1", {"0": 1}]
 """Rankings that are not lists of non-empty lists of player indices."""

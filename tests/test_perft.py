@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from taluva import Game
-from taluva.perft import divide, perft
+from taluva.engine.perft import divide, perft
 
 Observe = Callable[[Game], dict[str, Any]]
 Entry = dict[str, Any]

@@ -167,7 +167,7 @@ def with_record(check: Callable[[], None], game: Game) -> None:
 
 def ring(hexes: set[int]) -> set[int]:
     """The hexes next to a set of hexes, outside it."""
-    return {taluva.hexes.neighbours(h)[k] for h in hexes for k in range(6)} - hexes
+    return {taluva.engine.hexes.neighbours(h)[k] for h in hexes for k in range(6)} - hexes
 
 
 def candidate_moves(game: Game) -> list[Move]:
@@ -214,7 +214,7 @@ def components(hexes: set[int]) -> set[frozenset[int]]:
         frontier = [left.pop()]
         group = set(frontier)
         while frontier:
-            for n in taluva.hexes.neighbours(frontier.pop()):
+            for n in taluva.engine.hexes.neighbours(frontier.pop()):
                 if n in left:
                     left.discard(n)
                     group.add(n)

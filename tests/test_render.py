@@ -20,7 +20,7 @@ import pytest
 
 import taluva
 from taluva.cli import main
-from taluva.hexes import format_hex
+from taluva.engine.hexes import format_hex
 from taluva.render import style
 from taluva.render.png import Canvas, png_board
 from taluva.render.position import last_turn_hexes, position_at
@@ -100,7 +100,7 @@ def test_svg_parses_as_xml_and_holds_every_hex_with_its_level_and_terrain() -> N
         assert group.get("data-level") == str(game.level(hex_))
         terrain = game.terrain(hex_)
         assert terrain is not None
-        assert group.get("data-terrain") == taluva.tiles.TERRAIN_NAMES[terrain]
+        assert group.get("data-terrain") == taluva.engine.tiles.TERRAIN_NAMES[terrain]
         labels = [t.text for t in group.iter(f"{SVG}text")]
         assert labels == [str(game.level(hex_)), format_hex(hex_)]
 
@@ -171,7 +171,7 @@ def test_svg_draws_the_zone_outline_of_the_game_board_expansion() -> None:
     root = ET.fromstring(svg_board(game))
     dashed = [p for p in root.iter(f"{SVG}polygon") if p.get("stroke-dasharray")]
     assert len(dashed) == 1
-    zone = taluva.zones.ZONES["expert"]
+    zone = taluva.engine.expansions.board_zones.ZONES["expert"]
     assert len(dashed[0].get("points", "").split()) == len(zone.polygon)
 
 

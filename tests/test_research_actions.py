@@ -8,7 +8,7 @@ import random
 import pytest
 
 from taluva import Game, IllegalMove, Move, format_hex, parse_hex
-from taluva.outcome import Reason
+from taluva.engine.outcome import Reason
 from taluva.research.actions import (
     ActionSpace,
     OutsideWindow,

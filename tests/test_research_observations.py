@@ -172,7 +172,7 @@ def test_a_reflection_is_no_symmetry_because_tiles_are_chiral() -> None:
 
 
 def test_a_game_on_a_board_zone_shows_the_zone_and_cannot_be_turned() -> None:
-    from taluva.zones import ZONES
+    from taluva.engine.expansions.board_zones import ZONES
 
     game = Game.new(players=2, seed=1, expansions=("board:expert",))
     observer = Observer(players=2)

@@ -10,9 +10,9 @@ from math import comb
 import pytest
 
 from taluva import Game, InvalidOption
+from taluva.engine.tiles import tile_set
 from taluva.research.actions import CHANCE_PLAYER, TERMINAL_PLAYER, TILE_CODES, returns_of
 from taluva.research.state import TaluvaConfig, TaluvaState
-from taluva.tiles import tile_set
 
 
 def deal(code: str) -> int:

@@ -29,7 +29,7 @@ from scenarios import (
 )
 
 from taluva import Game, InvalidMove, InvalidOption, Outcome, Reason, hex_at
-from taluva.tiles import tile_set
+from taluva.engine.tiles import tile_set
 
 # ----------------------------------------------------------------- positions played by hand
 

@@ -509,11 +509,11 @@ def test_the_replay_view_shows_any_earlier_position(client: TestClient) -> None:
 
 
 def test_the_state_shows_ships_lagoons_doubles_and_the_board_zone() -> None:
-    from taluva.hexes import coords
+    from taluva.engine.expansions.board_zones import ZONES
+    from taluva.engine.hexes import coords
     from taluva.server.rooms import Room
     from taluva.server.store import LIVE, StoredGame, StoredSeat, now
     from taluva.server.view import state_view
-    from taluva.zones import ZONES
 
     expansions = ["ships", "double_hex", "board:beginner"]
     for seed in range(50):

@@ -27,9 +27,9 @@ from textual.widgets import Static
 
 import taluva
 from taluva.cli import main
-from taluva.game import Game
-from taluva.hexes import format_hex, hex_at, parse_hex
-from taluva.moves import Move
+from taluva.engine.game import Game
+from taluva.engine.hexes import format_hex, hex_at, parse_hex
+from taluva.engine.moves import Move
 from taluva.render import style
 from taluva.render.position import position_at
 from taluva.terminal.app import (
@@ -120,7 +120,7 @@ def test_map_shades_the_sea_outside_the_board_zone() -> None:
     game.play("tile 0,0 0")
     codes = draw_map(game, margin=9).style_text()
     assert "o" in codes and "~" in codes
-    zone = taluva.zones.ZONES["expert"]
+    zone = taluva.engine.expansions.board_zones.ZONES["expert"]
     picture = draw_map(game, margin=9)
     for hex_ in (hex_at(8, 0), hex_at(-9, 0)):
         x, y = picture.cell_of(hex_)
@@ -406,7 +406,7 @@ async def test_ghost_follows_the_cursor_rotates_and_marks_legal_spots() -> None:
         await pilot.press("R", "R")
         assert app.orientation == (orientation + 1) % 6
         overlay = app.overlay()
-        tile = taluva.tiles.footprint(app.cursor, app.orientation)
+        tile = taluva.engine.tiles.footprint(app.cursor, app.orientation)
         assert set(overlay.ghost) == set(tile)
         legal = {m for m in game.legal_moves() if m.orientation == app.orientation}
         assert overlay.spots == {m.hex for m in legal}

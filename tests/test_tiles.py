@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 
 from taluva import hex_at
-from taluva.hexes import DELTAS, distance
-from taluva.tiles import (
+from taluva.engine.hexes import DELTAS, distance
+from taluva.engine.tiles import (
     BASE_TILE_COUNTS,
     DOUBLE_HEX_TILES,
     FIFTH_PLAYER_TILE_COUNTS,

@@ -25,7 +25,7 @@ from test_expansions import (
 )
 
 from taluva import Game, Move, coords, hex_at
-from taluva.zones import ZONES
+from taluva.engine.expansions.board_zones import ZONES
 
 ORDER = ("beginner", "intermediate-a", "intermediate-b", "expert")
 EDGE_DECK = ["CJ", "RJ", "RR", "CC", "JR", "JS", "SC", "LJ"]

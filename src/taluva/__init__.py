@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from taluva.errors import (
+from taluva.engine.errors import (
     IllegalMove,
     IllegalMoveError,
     InvalidMove,
@@ -17,10 +17,10 @@ from taluva.errors import (
     InvalidRecord,
     InvalidRecordError,
 )
-from taluva.game import Game
-from taluva.hexes import coords, format_hex, hex_at, parse_hex
-from taluva.moves import Move
-from taluva.outcome import Outcome, Reason
+from taluva.engine.game import Game
+from taluva.engine.hexes import coords, format_hex, hex_at, parse_hex
+from taluva.engine.moves import Move
+from taluva.engine.outcome import Outcome, Reason
 
 __version__ = "0.1.0"
 

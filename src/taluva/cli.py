@@ -26,12 +26,12 @@ from pathlib import Path
 from typing import IO, Any, Final, NoReturn
 
 import taluva
-from taluva.errors import IllegalMove, InvalidOption, InvalidRecord
-from taluva.game import Game
-from taluva.outcome import STARTING_SUPPLY
-from taluva.perft import perft
-from taluva.record import game_from_record, load_record, save_record
-from taluva.zones import ZONES
+from taluva.engine.errors import IllegalMove, InvalidOption, InvalidRecord
+from taluva.engine.expansions.board_zones import ZONES
+from taluva.engine.game import Game
+from taluva.engine.outcome import STARTING_SUPPLY
+from taluva.engine.perft import perft
+from taluva.engine.record import game_from_record, load_record, save_record
 
 COMMAND_MODULES: list[str] = [
     "taluva.server.commands",

@@ -1,24 +1,5 @@
-"""The engine's exceptions: all ``ValueError`` subclasses whose message says what and where."""
+"""Deprecated alias of :mod:`taluva.engine.errors`, kept for one release."""
 
-from __future__ import annotations
+from taluva._moved import moved
 
-
-class IllegalMove(ValueError):
-    """A move the rules forbid in this position (or text that is no move at all)."""
-
-
-class InvalidMove(IllegalMove):
-    """Move text that does not parse: it names no move in any position."""
-
-
-class InvalidRecord(ValueError):
-    """A game record that is malformed or does not replay."""
-
-
-class InvalidOption(ValueError):
-    """A game option (players, tiles per player, expansion, house rule) that does not exist."""
-
-
-IllegalMoveError = IllegalMove
-InvalidMoveError = InvalidMove
-InvalidRecordError = InvalidRecord
+__getattr__ = moved(__name__, "taluva.engine.errors")

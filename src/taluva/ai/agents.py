@@ -14,8 +14,8 @@ from typing import Final
 
 from taluva.ai.evaluation import DEFAULT_EVALUATOR, Evaluator
 from taluva.ai.turns import Turn, ordered, plan_turns
-from taluva.game import Game
-from taluva.moves import Move
+from taluva.engine.game import Game
+from taluva.engine.moves import Move
 
 SAFETY = 0.9
 """Share of a time budget an agent plans to use, leaving room for its last steps."""

@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from taluva.ai.agents import Agent, make_agent
-from taluva.errors import IllegalMove
-from taluva.game import Game
-from taluva.outcome import Outcome
+from taluva.engine.errors import IllegalMove
+from taluva.engine.game import Game
+from taluva.engine.outcome import Outcome
 
 Task = dict[str, Any]
 TaskResult = dict[str, Any]

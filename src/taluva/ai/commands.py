@@ -192,7 +192,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
         "expansions": [e.strip() for e in args.expansions.split(",") if e.strip()],
     }
     try:
-        from taluva.game import Game
+        from taluva.engine.game import Game
 
         Game.new(players=len(specs), seed=0, **options)
     except ValueError as error:

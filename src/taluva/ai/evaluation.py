@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final, NamedTuple
 
-from taluva.game import Game
-from taluva.hexes import DELTAS
-from taluva.outcome import Outcome
+from taluva.engine.game import Game
+from taluva.engine.hexes import DELTAS
+from taluva.engine.outcome import Outcome
 
 HUT_COUNT: Final = 20
 TEMPLE_COUNT: Final = 3

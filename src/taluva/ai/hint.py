@@ -7,8 +7,8 @@ from taluva.ai.evaluation import DEFAULT_EVALUATOR
 from taluva.ai.levels import LEVELS, level_agent
 from taluva.ai.mcts import MctsAgent
 from taluva.ai.turns import Turn
-from taluva.game import Game
-from taluva.moves import Move
+from taluva.engine.game import Game
+from taluva.engine.moves import Move
 
 HINT_SEED = 0
 """Hints are seeded, so the same position always gets the same hint at the same level."""

@@ -15,8 +15,8 @@ from typing import Final
 from taluva.ai.agents import SAFETY, Agent, GreedyAgent, PlanningAgent
 from taluva.ai.evaluation import DEFAULT_EVALUATOR, Evaluator
 from taluva.ai.turns import plan_turns
-from taluva.game import Game
-from taluva.moves import Move
+from taluva.engine.game import Game
+from taluva.engine.moves import Move
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from taluva.ai.agents import SAFETY, PlanningAgent
 from taluva.ai.evaluation import DEFAULT_EVALUATOR, Evaluator
 from taluva.ai.turns import Turn, ordered, plan_turns
-from taluva.game import Game
-from taluva.moves import Move
+from taluva.engine.game import Game
+from taluva.engine.moves import Move
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,9 +21,9 @@ from typing import IO, Final
 
 import taluva
 from taluva.ai.agents import Agent
-from taluva.errors import IllegalMove, InvalidOption, InvalidRecord
-from taluva.game import Game
-from taluva.moves import Move
+from taluva.engine.errors import IllegalMove, InvalidOption, InvalidRecord
+from taluva.engine.game import Game
+from taluva.engine.moves import Move
 
 PROTOCOL: Final = "taluva-engine/1"
 ENGINE_NAME: Final = "taluva"

@@ -15,9 +15,9 @@ import time
 from dataclasses import dataclass
 
 from taluva.ai.evaluation import Evaluator, Features, Survey
-from taluva.game import Game
-from taluva.hexes import DELTAS
-from taluva.moves import Move
+from taluva.engine.game import Game
+from taluva.engine.hexes import DELTAS
+from taluva.engine.moves import Move
 
 QUIET_TILES = 3
 """How many placements touching no building stand for all of them."""

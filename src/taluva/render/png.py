@@ -16,7 +16,7 @@ from taluva.render.scene import Group, Item, Label, Point, Scene, Shape, board_s
 from taluva.render.style import parse_colour
 
 if TYPE_CHECKING:
-    from taluva.game import Game
+    from taluva.engine.game import Game
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 MAX_PIXELS = 40_000_000

@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from taluva.moves import Move
-from taluva.tiles import double_footprint, footprint
-from taluva.zones import ZONES
+from taluva.engine.expansions.board_zones import ZONES
+from taluva.engine.moves import Move
+from taluva.engine.tiles import double_footprint, footprint
 
 if TYPE_CHECKING:
-    from taluva.game import Game
+    from taluva.engine.game import Game
 
 BUILD_KINDS = frozenset({"hut", "expand", "temple", "tower", "ship"})
 

@@ -12,7 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from taluva.hexes import DELTAS, format_hex, pixel_centre
+from taluva.engine.hexes import DELTAS, format_hex, pixel_centre
+from taluva.engine.tiles import TERRAIN_NAMES, VOLCANO
 from taluva.render import style
 from taluva.render.position import (
     lagoons_of,
@@ -20,10 +21,9 @@ from taluva.render.position import (
     ships_of,
     zone_polygon,
 )
-from taluva.tiles import TERRAIN_NAMES, VOLCANO
 
 if TYPE_CHECKING:
-    from taluva.game import Game
+    from taluva.engine.game import Game
 
 Point = tuple[float, float]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from taluva.tiles import TERRAIN_NAMES
+from taluva.engine.tiles import TERRAIN_NAMES
 
 TERRAIN_COLOURS: Final[dict[str, str]] = {
     "volcano": "#b3472f",

@@ -9,7 +9,7 @@ from taluva.render.position import position_at
 from taluva.render.scene import Group, Item, Label, Scene, Shape, board_scene
 
 if TYPE_CHECKING:
-    from taluva.game import Game
+    from taluva.engine.game import Game
 
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 

@@ -29,12 +29,12 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Final
 
-from taluva.errors import IllegalMove
-from taluva.game import Game
-from taluva.hexes import DELTAS, distance, format_hex, hex_at
-from taluva.moves import DOUBLE, DRAW, EXPAND, HUT, SHIP, TEMPLE, TILE, TOWER, Move
-from taluva.outcome import PIECE_NAMES, Outcome, Reason, rank_players
-from taluva.tiles import BASE_TILE_COUNTS, TERRAIN_NAMES, VOLCANO
+from taluva.engine.errors import IllegalMove
+from taluva.engine.game import Game
+from taluva.engine.hexes import DELTAS, distance, format_hex, hex_at
+from taluva.engine.moves import DOUBLE, DRAW, EXPAND, HUT, SHIP, TEMPLE, TILE, TOWER, Move
+from taluva.engine.outcome import PIECE_NAMES, Outcome, Reason, rank_players
+from taluva.engine.tiles import BASE_TILE_COUNTS, TERRAIN_NAMES, VOLCANO
 
 DEFAULT_RADIUS: Final = 12
 """Hexes from ``0,0`` to the window's edge (469 hexes in all; docs/research.md says why)."""

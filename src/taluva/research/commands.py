@@ -7,8 +7,8 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from taluva.errors import InvalidRecord
-from taluva.game import Game
+from taluva.engine.errors import InvalidRecord
+from taluva.engine.game import Game
 
 _EXPORT_EPILOG = """\
 examples:

@@ -19,9 +19,9 @@ from typing import IO, Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from taluva.errors import InvalidRecord
-from taluva.game import Game
-from taluva.record import game_from_record
+from taluva.engine.errors import InvalidRecord
+from taluva.engine.game import Game
+from taluva.engine.record import game_from_record
 from taluva.research.actions import DEFAULT_RADIUS, OutsideWindow, returns_of
 from taluva.research.observations import Observer
 

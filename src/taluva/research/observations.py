@@ -17,10 +17,10 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from taluva.game import Game
-from taluva.hexes import DIRECTIONS, coords
+from taluva.engine.game import Game
+from taluva.engine.hexes import DIRECTIONS, coords
+from taluva.engine.tiles import DOUBLE_HEX_TILES, TERRAIN_NAMES
 from taluva.research.actions import DEFAULT_RADIUS, TILE_CODES, ActionSpace, action_space
-from taluva.tiles import DOUBLE_HEX_TILES, TERRAIN_NAMES
 
 Planes = npt.NDArray[np.float32]
 Scalars = npt.NDArray[np.float32]
@@ -199,7 +199,7 @@ class Observer:
     def _zone_plane(self, name: str) -> npt.NDArray[np.float32]:
         plane = self._zones.get(name)
         if plane is None:
-            from taluva.zones import ZONES
+            from taluva.engine.expansions.board_zones import ZONES
 
             plane = np.zeros(self.side * self.side, np.float32)
             inside = [at for h, at in self._cell.items() if h in ZONES[name].hexes]

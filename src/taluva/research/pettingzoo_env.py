@@ -22,8 +22,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env import ActionType
 
-from taluva.game import Game
-from taluva.outcome import Outcome
+from taluva.engine.game import Game
+from taluva.engine.outcome import Outcome
 from taluva.research.actions import DEFAULT_RADIUS, returns_of
 from taluva.research.observations import Observer
 from taluva.research.render import ansi_picture, rgb_frame, svg_picture

@@ -16,9 +16,9 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from taluva.game import Game
-from taluva.hexes import DELTAS, coords
-from taluva.outcome import Outcome
+from taluva.engine.game import Game
+from taluva.engine.hexes import DELTAS, coords
+from taluva.engine.outcome import Outcome
 from taluva.research.actions import window_hexes
 
 Frame = npt.NDArray[np.uint8]

@@ -21,7 +21,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-from taluva.errors import InvalidOption
+from taluva.engine.errors import InvalidOption
 from taluva.research.actions import DEFAULT_RADIUS
 from taluva.research.observations import Observer
 from taluva.research.state import TaluvaConfig, TaluvaState

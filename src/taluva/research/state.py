@@ -22,10 +22,11 @@ from itertools import combinations
 from math import comb
 from typing import Any, Final
 
-from taluva.errors import InvalidOption
-from taluva.game import Game
-from taluva.moves import Move
-from taluva.outcome import Outcome
+from taluva.engine.errors import InvalidOption
+from taluva.engine.game import Game
+from taluva.engine.moves import Move
+from taluva.engine.outcome import Outcome
+from taluva.engine.tiles import DOUBLE_HEX_TILES, tile_set
 from taluva.research.actions import (
     CHANCE_PLAYER,
     DEFAULT_RADIUS,
@@ -35,7 +36,6 @@ from taluva.research.actions import (
     action_space,
     returns_of,
 )
-from taluva.tiles import DOUBLE_HEX_TILES, tile_set
 
 SERIAL_FORMAT: Final = "taluva-state/1"
 _DEAL_DOUBLES: Final = "deal doubles"

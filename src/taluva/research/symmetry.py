@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from taluva.game import Game
-from taluva.hexes import coords, hex_at
-from taluva.moves import DOUBLE, DRAW, EXPAND, SHIP, TILE, Move
+from taluva.engine.game import Game
+from taluva.engine.hexes import coords, hex_at
+from taluva.engine.moves import DOUBLE, DRAW, EXPAND, SHIP, TILE, Move
 from taluva.research.actions import ActionSpace, expansion_settlements
 
 

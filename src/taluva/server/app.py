@@ -153,7 +153,7 @@ def available_expansions() -> list[str]:
     """The expansion names this engine accepts (the lobby offers exactly these)."""
     names = ["ships", "double_hex"]
     try:
-        from taluva.zones import ZONES
+        from taluva.engine.expansions.board_zones import ZONES
 
         names += [f"board:{zone}" for zone in ZONES]
     except ImportError:

@@ -21,9 +21,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeVar
 
-from taluva.errors import IllegalMove, InvalidOption
-from taluva.game import Game
-from taluva.record import RECORD_FORMAT
+from taluva.engine.errors import IllegalMove, InvalidOption
+from taluva.engine.game import Game
+from taluva.engine.record import RECORD_FORMAT
 from taluva.server.config import Settings
 from taluva.server.errors import ApiError, not_found
 from taluva.server.store import (

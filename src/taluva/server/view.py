@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from taluva.game import Game
-from taluva.hexes import coords
+from taluva.engine.game import Game
+from taluva.engine.hexes import coords
+from taluva.engine.tiles import TERRAIN_NAMES
 from taluva.server.store import StoredGame, StoredSeat
-from taluva.tiles import TERRAIN_NAMES
 
 if TYPE_CHECKING:
     from taluva.server.rooms import Room
@@ -45,7 +45,7 @@ def zone_view(name: str | None) -> dict[str, Any] | None:
     if not name:
         return None
     try:
-        from taluva.zones import ZONES
+        from taluva.engine.expansions.board_zones import ZONES
     except ImportError:
         return {"name": name, "polygon": []}
     zone = ZONES.get(name)

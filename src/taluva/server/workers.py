@@ -16,7 +16,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from taluva.game import Game
+from taluva.engine.game import Game
 
 log = logging.getLogger("taluva.server")
 

@@ -29,10 +29,17 @@ from textual.widget import Widget
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from taluva.errors import IllegalMove, InvalidRecord
-from taluva.game import Game
-from taluva.hexes import DELTAS, coords, format_hex, hex_at, pixel_centre
-from taluva.moves import Move
+from taluva.engine.errors import IllegalMove, InvalidRecord
+from taluva.engine.game import Game
+from taluva.engine.hexes import DELTAS, coords, format_hex, hex_at, pixel_centre
+from taluva.engine.moves import Move
+from taluva.engine.tiles import (
+    TERRAIN_NAMES,
+    double_footprint,
+    double_terrains,
+    footprint,
+    tile_terrains,
+)
 from taluva.render import style
 from taluva.render.position import (
     doubles_of,
@@ -48,7 +55,6 @@ from taluva.terminal.session import (
     ai_hint,
     tile_words,
 )
-from taluva.tiles import TERRAIN_NAMES, double_footprint, double_terrains, footprint, tile_terrains
 
 KEYS: Final = (
     ("arrows, mouse", "move the cursor (the ghost tile follows it)"),

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from taluva.cli import EXIT_CODES_HELP, InputError, UsageError, read_game
-from taluva.errors import InvalidOption
-from taluva.game import Game
+from taluva.engine.errors import InvalidOption
+from taluva.engine.game import Game
 
 DEFAULT_SEATS: Final = "human,ai:3"
 _FORMATTER: Final = argparse.RawDescriptionHelpFormatter

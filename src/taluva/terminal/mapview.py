@@ -19,7 +19,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
-from taluva.hexes import DELTAS, coords, format_hex, hex_at, pixel_centre
+from taluva.engine.expansions.board_zones import inside_polygon
+from taluva.engine.hexes import DELTAS, coords, format_hex, hex_at, pixel_centre
+from taluva.engine.tiles import TERRAIN_LETTERS, VOLCANO
 from taluva.render import style
 from taluva.render.position import (
     lagoons_of,
@@ -27,11 +29,9 @@ from taluva.render.position import (
     ships_of,
     zone_polygon,
 )
-from taluva.tiles import TERRAIN_LETTERS, VOLCANO
-from taluva.zones import inside_polygon
 
 if TYPE_CHECKING:
-    from taluva.game import Game
+    from taluva.engine.game import Game
 
 OWNER_LETTERS: Final = "abcde"
 GLYPHS: Final = {"hut": "\u2302", "temple": "\u03a0", "tower": "\u265c", "ship": "\u222a"}

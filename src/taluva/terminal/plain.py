@@ -11,7 +11,7 @@ import textwrap
 from collections.abc import Callable
 from typing import TextIO
 
-from taluva.errors import IllegalMove, InvalidRecord
+from taluva.engine.errors import IllegalMove, InvalidRecord
 from taluva.terminal.mapview import draw_map
 from taluva.terminal.session import SeatError, Session, ai_hint, describe_position
 

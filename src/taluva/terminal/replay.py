@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from taluva.game import Game
+from taluva.engine.game import Game
 from taluva.render.position import position_at
 from taluva.terminal.mapview import draw_map
 

@@ -11,15 +11,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Protocol
 
-from taluva.errors import IllegalMove, InvalidRecord
-from taluva.game import Game
-from taluva.hexes import format_hex
-from taluva.moves import Move
-from taluva.outcome import STARTING_SUPPLY
-from taluva.record import load_record, save_record
+from taluva.engine.errors import IllegalMove, InvalidRecord
+from taluva.engine.game import Game
+from taluva.engine.hexes import format_hex
+from taluva.engine.moves import Move
+from taluva.engine.outcome import STARTING_SUPPLY
+from taluva.engine.record import load_record, save_record
+from taluva.engine.tiles import TERRAIN_LETTERS, TERRAIN_NAMES
 from taluva.render.position import ships_of
 from taluva.render.style import PLAYER_COLOUR_NAMES
-from taluva.tiles import TERRAIN_LETTERS, TERRAIN_NAMES
 
 AI_LEVELS: Final = (1, 2, 3, 4, 5)
 DEFAULT_AI: Final = "level:3"

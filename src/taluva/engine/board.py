@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from taluva.hexes import DELTAS, STRIDE, coords, format_hex
-from taluva.moves import DRAW, HUT, SHIP, TEMPLE, TILE, TOWER, Move
-from taluva.settlements import components
-from taluva.tiles import TERRAIN_NAMES, VOLCANO
+from taluva.engine.hexes import DELTAS, STRIDE, coords, format_hex
+from taluva.engine.moves import DRAW, HUT, SHIP, TEMPLE, TILE, TOWER, Move
+from taluva.engine.rules.settlements import components
+from taluva.engine.tiles import TERRAIN_NAMES, VOLCANO
 
 HUT_KIND: Final = 0
 TEMPLE_KIND: Final = 1

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from taluva.hexes import coords
-from taluva.tiles import TERRAIN_LETTERS
+from taluva.engine.hexes import coords
+from taluva.engine.tiles import TERRAIN_LETTERS
 
 if TYPE_CHECKING:
-    from taluva.game import Game
+    from taluva.engine.game import Game
 
 _BUILDING_MARKS = {"hut": "h", "temple": "T", "tower": "W"}
 

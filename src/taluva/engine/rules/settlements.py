@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from taluva.hexes import DELTAS
+from taluva.engine.hexes import DELTAS
 
 
 def components(hexes: Iterable[int]) -> list[frozenset[int]]:

@@ -1,0 +1,1 @@
+"""The expansions, one module each: what they add and the limits they put on the base rules."""

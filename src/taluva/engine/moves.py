@@ -1,0 +1,186 @@
+"""The move value object: one ply, with exactly one canonical text (NOTATION.md, "Moves")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from operator import itemgetter
+from typing import Any, Final
+
+from taluva.engine.errors import InvalidMove
+from taluva.engine.hexes import DELTAS, format_hex, parse_hex
+from taluva.engine.tiles import DOUBLE_HEX_TILES, TERRAIN_NAMES, VOLCANO, terrain_from_text
+
+TILE: Final = "tile"
+DRAW: Final = "draw"
+DOUBLE: Final = "double"
+HUT: Final = "hut"
+EXPAND: Final = "expand"
+TEMPLE: Final = "temple"
+TOWER: Final = "tower"
+SHIP: Final = "ship"
+
+KINDS: Final = (TILE, DRAW, DOUBLE, HUT, EXPAND, TEMPLE, TOWER, SHIP)
+TILE_KINDS: Final = frozenset({TILE, DRAW, DOUBLE})
+BUILD_KINDS: Final = frozenset({HUT, EXPAND, TEMPLE, TOWER, SHIP})
+_SINGLE_HEX_BUILDS: Final = frozenset({HUT, TEMPLE, TOWER, SHIP})
+_SYMMETRIC_DOUBLES: Final = frozenset({"VV", "JJ"})
+_COMMA = re.compile(r"\s*,\s*")
+
+
+class Move(tuple[str, int, int, tuple[int, ...], str]):
+    """One ply: ``(kind, hex, arg, hexes, tile)`` with hexes in the engine's int form.
+
+    ``arg`` is the orientation of a tile or the terrain of an expansion; ``hexes`` lists the
+    hexes an expansion fills (sorted); ``tile`` is the code of a double-hex tile. Being a
+    tuple, a move is hashable and compares by value.
+
+    >>> move = Move.parse("EXPAND  s 2,-1 1,0")
+    >>> str(move), move.kind
+    ('expand sand 1,0 2,-1', 'expand')
+    >>> Move.parse(str(move)) == move
+    True
+    """
+
+    __slots__ = ()
+
+    kind: str = property(itemgetter(0))  # type: ignore[assignment]
+    hex: int = property(itemgetter(1))  # type: ignore[assignment]
+    arg: int = property(itemgetter(2))  # type: ignore[assignment]
+    hexes: tuple[int, ...] = property(itemgetter(3))  # type: ignore[assignment]
+    tile: str = property(itemgetter(4))  # type: ignore[assignment]
+
+    def __new__(
+        cls, kind: str, hex_: int = 0, arg: int = 0, hexes: tuple[int, ...] = (), tile: str = ""
+    ) -> Move:
+        return tuple.__new__(cls, (kind, hex_, arg, hexes, tile))
+
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        return tuple(self)
+
+    @property
+    def orientation(self) -> int:
+        """The orientation ``k`` of a tile or double-hex move."""
+        return self[2]
+
+    @property
+    def terrain(self) -> int:
+        """The terrain an expansion fills."""
+        return self[2]
+
+    @property
+    def is_tile_move(self) -> bool:
+        """Whether the move belongs to the tile phase (``tile``, ``draw``, ``double``)."""
+        return self[0] in TILE_KINDS
+
+    @classmethod
+    def place_tile(cls, volcano: int, orientation: int) -> Move:
+        """Place the drawn tile with its volcano on ``volcano``."""
+        return cls(TILE, volcano, orientation)
+
+    @classmethod
+    def place_double(cls, code: str, hex_: int, orientation: int) -> Move:
+        """Place a double-hex tile, normalising the symmetric ``VV`` and ``JJ`` to k in 0..2."""
+        if code in _SYMMETRIC_DOUBLES and orientation >= 3:
+            hex_, orientation = hex_ + DELTAS[orientation], orientation - 3
+        return cls(DOUBLE, hex_, orientation, (), code)
+
+    @classmethod
+    def expand(cls, terrain: int, hexes: tuple[int, ...] | list[int]) -> Move:
+        """Expand a settlement into ``hexes`` of ``terrain`` (sorted for the canonical form)."""
+        ordered = tuple(sorted(hexes))
+        return cls(EXPAND, ordered[0], terrain, ordered)
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read move text leniently (case, spacing, terrain letters); raise InvalidMove."""
+        if not isinstance(text, str):
+            raise InvalidMove(f"a move is text such as 'tile 0,0 3', not {type(text).__name__}")
+        cleaned = _COMMA.sub(",", text.strip()).replace("(", "").replace(")", "")
+        words = cleaned.split()
+        if not words:
+            raise InvalidMove("empty move text: expected e.g. 'tile 0,0 3' or 'hut 1,0'")
+        kind = words[0].lower()
+        args = words[1:]
+        try:
+            return _PARSERS[kind](args)
+        except KeyError:
+            raise InvalidMove(
+                f"{text.strip()!r}: unknown move {words[0]!r}, expected one of {', '.join(KINDS)}"
+            ) from None
+        except (ValueError, IndexError) as error:
+            raise InvalidMove(f"{text.strip()!r}: {error}") from None
+
+    def __str__(self) -> str:
+        kind = self[0]
+        if kind == TILE:
+            return f"tile {format_hex(self[1])} {self[2]}"
+        if kind == EXPAND:
+            return f"expand {TERRAIN_NAMES[self[2]]} " + " ".join(map(format_hex, self[3]))
+        if kind == DOUBLE:
+            return f"double {self[4]} {format_hex(self[1])} {self[2]}"
+        if kind == DRAW:
+            return DRAW
+        return f"{kind} {format_hex(self[1])}"
+
+    def __repr__(self) -> str:
+        return f"Move.parse({str(self)!r})"
+
+
+def _orientation(text: str) -> int:
+    if text not in ("0", "1", "2", "3", "4", "5"):
+        raise ValueError(f"orientation {text!r} must be a whole number from 0 to 5")
+    return int(text)
+
+
+def _arity(args: list[str], count: int, usage: str) -> None:
+    if len(args) != count:
+        raise ValueError(f"expected {usage}")
+
+
+def _parse_tile(args: list[str]) -> Move:
+    _arity(args, 2, "'tile Q,R K' (volcano hex, orientation 0-5)")
+    return Move.place_tile(parse_hex(args[0]), _orientation(args[1]))
+
+
+def _parse_draw(args: list[str]) -> Move:
+    _arity(args, 0, "'draw' with nothing after it")
+    return Move(DRAW)
+
+
+def _parse_double(args: list[str]) -> Move:
+    _arity(args, 3, "'double XY Q,R K' with XY one of " + " ".join(DOUBLE_HEX_TILES))
+    code = args[0].upper()
+    if code not in DOUBLE_HEX_TILES:
+        choices = " ".join(DOUBLE_HEX_TILES)
+        raise ValueError(f"{args[0]!r} is not a double-hex tile: one of {choices}")
+    return Move.place_double(code, parse_hex(args[1]), _orientation(args[2]))
+
+
+def _single_hex(kind: str) -> Callable[[list[str]], Move]:
+    def parse(args: list[str]) -> Move:
+        _arity(args, 1, f"'{kind} Q,R' (one hex)")
+        return Move(kind, parse_hex(args[0]))
+
+    return parse
+
+
+def _parse_expand(args: list[str]) -> Move:
+    if len(args) < 2:
+        raise ValueError("expected 'expand TERRAIN Q,R ...' (a terrain and at least one hex)")
+    terrain = terrain_from_text(args[0])
+    if terrain == VOLCANO:
+        raise ValueError("a settlement cannot expand onto volcanoes")
+    hexes = [parse_hex(arg) for arg in args[1:]]
+    if len(set(hexes)) != len(hexes):
+        raise ValueError("a hex is listed twice")
+    return Move.expand(terrain, hexes)
+
+
+_PARSERS: Final[dict[str, Callable[[list[str]], Move]]] = {
+    TILE: _parse_tile,
+    DRAW: _parse_draw,
+    DOUBLE: _parse_double,
+    EXPAND: _parse_expand,
+    **{kind: _single_hex(kind) for kind in _SINGLE_HEX_BUILDS},
+}

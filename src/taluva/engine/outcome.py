@@ -1,0 +1,124 @@
+"""How a game ended: the ranking with shared places, the reason, and the BGA score."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Final
+
+HUTS: Final = 0
+TEMPLES: Final = 1
+TOWERS: Final = 2
+SHIPS: Final = 3
+PIECE_NAMES: Final = ("huts", "temples", "towers", "ships")
+STARTING_SUPPLY: Final = (20, 3, 2, 2)
+"""Pieces per player: huts, temples, towers, ships (ships only with the Ships expansion)."""
+
+
+class Reason(StrEnum):
+    """Why the game ended, as written in a record's ``result.reason``."""
+
+    VICTORY = "victory"
+    LAST_STANDING = "last-standing"
+    TILES = "tiles"
+    NO_PLACEMENT = "no-placement"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True, eq=False)
+class Outcome(Mapping[str, Any]):
+    """The end of a game: ``ranking`` lists places best first, each a tuple of player indices.
+
+    It reads like the record's result object (``outcome["reason"] == "tiles"``) and equals it.
+
+    >>> outcome = Outcome(((1,), (0, 2)), Reason.TILES)
+    >>> outcome.winners, dict(outcome)
+    ((1,), {'ranking': [[1], [0, 2]], 'reason': 'tiles'})
+    """
+
+    ranking: tuple[tuple[int, ...], ...]
+    reason: Reason
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The player or players sharing first place."""
+        return self.ranking[0]
+
+    def place_of(self, player: int) -> int:
+        """1-based place of a player (players sharing a place get the same number)."""
+        place = 1
+        for group in self.ranking:
+            if player in group:
+                return place
+            place += len(group)
+        raise ValueError(f"player {player} is not in this ranking")
+
+    def to_json(self) -> dict[str, Any]:
+        """The record's ``result`` object."""
+        return {"ranking": [list(group) for group in self.ranking], "reason": self.reason.value}
+
+    @classmethod
+    def from_json(cls, obj: Any) -> Outcome:
+        """Read a record's ``result`` object; raise ValueError if malformed."""
+        if not isinstance(obj, Mapping) or set(obj) != {"ranking", "reason"}:
+            raise ValueError("result must be null or an object with 'ranking' and 'reason'")
+        try:
+            reason = Reason(obj["reason"])
+        except ValueError:
+            raise ValueError(
+                f"result.reason {obj['reason']!r} is not one of "
+                + ", ".join(r.value for r in Reason)
+            ) from None
+        ranking = obj["ranking"]
+        if not isinstance(ranking, list) or not all(
+            isinstance(g, list) and g and all(type(p) is int for p in g) for g in ranking
+        ):
+            raise ValueError("result.ranking must be a list of non-empty lists of player indices")
+        return cls(tuple(tuple(g) for g in ranking), reason)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.to_json()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(("ranking", "reason"))
+
+    def __len__(self) -> int:
+        return 2
+
+    def __repr__(self) -> str:
+        return f"Outcome({self.ranking!r}, {self.reason!s})"
+
+
+def placed_counts(supply: Sequence[int], ships: bool) -> tuple[int, ...]:
+    """Pieces a player has placed (destroyed huts count), in ranking order."""
+    placed = tuple(start - left for start, left in zip(STARTING_SUPPLY, supply, strict=True))
+    return (placed[TEMPLES], placed[TOWERS], placed[HUTS]) + ((placed[SHIPS],) if ships else ())
+
+
+def score(supply: Sequence[int]) -> int:
+    """Board Game Arena's score: 1000 a temple, 100 a tower, 1 a hut placed."""
+    placed = [start - left for start, left in zip(STARTING_SUPPLY, supply, strict=True)]
+    return 1000 * placed[TEMPLES] + 100 * placed[TOWERS] + placed[HUTS]
+
+
+def rank_players(
+    supplies: Sequence[Sequence[int]],
+    eliminated: Sequence[int],
+    winner: int | None,
+    ships: bool,
+) -> tuple[tuple[int, ...], ...]:
+    """Order players: the winner, then the others still in by pieces placed, then the eliminated.
+
+    Players equal on every count share a place; the later eliminated rank higher.
+    """
+    out = set(eliminated)
+    remaining = [p for p in range(len(supplies)) if p not in out and p != winner]
+    keys = {p: placed_counts(supplies[p], ships) for p in remaining}
+    ranking: list[tuple[int, ...]] = [(winner,)] if winner is not None else []
+    for key in sorted(set(keys.values()), reverse=True):
+        ranking.append(tuple(p for p in remaining if keys[p] == key))
+    ranking.extend((p,) for p in reversed(eliminated))
+    return tuple(ranking)

@@ -1,0 +1,145 @@
+"""Terrains, the tile set of RULES.md, decks, and tile footprints.
+
+A regular tile is a volcano plus two terrain hexes, written by its two terrain letters
+(``JC``); it is chiral, so ``JC`` and ``CJ`` differ. Double-hex tiles (an expansion) are
+written by both of their letters (``VL``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable
+from typing import Final
+
+from taluva.engine.hexes import DELTAS
+
+VOLCANO: Final = 0
+JUNGLE: Final = 1
+CLEARING: Final = 2
+SAND: Final = 3
+ROCK: Final = 4
+LAKE: Final = 5
+
+TERRAIN_LETTERS: Final = "VJCSRL"
+TERRAIN_NAMES: Final = ("volcano", "jungle", "clearing", "sand", "rock", "lake")
+BUILDABLE_TERRAINS: Final = (JUNGLE, CLEARING, SAND, ROCK, LAKE)
+
+BASE_TILE_COUNTS: Final[dict[str, int]] = {
+    "JC": 6, "CJ": 5, "JS": 4, "SJ": 4, "JL": 2, "CR": 2, "RC": 2, "JR": 2, "CS": 2,
+    "SC": 2, "SR": 2, "RJ": 2,
+    "JJ": 1, "CC": 1, "SS": 1, "RR": 1, "LL": 1, "CL": 1, "SL": 1, "RS": 1, "RL": 1,
+    "LJ": 1, "LC": 1, "LS": 1, "LR": 1,
+}  # fmt: skip
+"""The 48 tiles of the base game, as Board Game Arena ships them."""
+
+FIFTH_PLAYER_TILE_COUNTS: Final[dict[str, int]] = {
+    "JC": 1, "CJ": 2, "JS": 2, "SJ": 2, "JL": 2, "CR": 2, "RC": 1,
+}  # fmt: skip
+"""The 12 tiles the fifth-player expansion adds."""
+
+DOUBLE_HEX_TILES: Final = ("VL", "VJ", "VS", "VV", "JJ")
+"""The five two-hex tiles of the Double-Hex expansion."""
+
+TILES_PER_PLAYER_CHOICES: Final = (12, 18, 24)
+
+
+def terrain_from_text(text: str) -> int:
+    """Read a terrain given as a word or a letter, in any case.
+
+    >>> terrain_from_text("Sand"), terrain_from_text("r")
+    (3, 4)
+    """
+    word = text.strip().lower()
+    if word in TERRAIN_NAMES:
+        return TERRAIN_NAMES.index(word)
+    if len(word) == 1 and word.upper() in TERRAIN_LETTERS:
+        return TERRAIN_LETTERS.index(word.upper())
+    raise ValueError(
+        f"{text.strip()!r} is not a terrain: expected one of {', '.join(TERRAIN_NAMES[1:])}"
+    )
+
+
+def tile_terrains(code: str) -> tuple[int, int, int]:
+    """The terrains of a regular tile's hexes in footprint order: volcano, ``A``, ``B``.
+
+    >>> tile_terrains("JC")
+    (0, 1, 2)
+    """
+    return VOLCANO, TERRAIN_LETTERS.index(code[0]), TERRAIN_LETTERS.index(code[1])
+
+
+def double_terrains(code: str) -> tuple[int, int]:
+    """The terrains of a double-hex tile's hexes: ``X``, then ``Y``.
+
+    >>> double_terrains("VL")
+    (0, 5)
+    """
+    return TERRAIN_LETTERS.index(code[0]), TERRAIN_LETTERS.index(code[1])
+
+
+def is_regular_tile(code: str) -> bool:
+    """Whether ``code`` names a three-hex tile (two terrain letters, no volcano letter)."""
+    return len(code) == 2 and all(c in TERRAIN_LETTERS[1:] for c in code)
+
+
+def tile_set(players: int) -> Counter[str]:
+    """Every regular tile in the box for a game of ``players`` (five bring 12 more)."""
+    counts = Counter(BASE_TILE_COUNTS)
+    if players == 5:
+        counts.update(FIFTH_PLAYER_TILE_COUNTS)
+    return counts
+
+
+def check_deck(deck: Iterable[str], players: int) -> list[str]:
+    """Validate a draw pile against the tile set; return it as a list of upper-case codes."""
+    codes = []
+    for index, raw in enumerate(deck):
+        if not isinstance(raw, str):
+            raise ValueError(f"deck[{index}] is {raw!r}, not a tile code such as 'JC'")
+        code = raw.strip().upper()
+        if not is_regular_tile(code):
+            raise ValueError(
+                f"deck[{index}] is {raw!r}, not a tile code: two of the letters J C S R L"
+            )
+        codes.append(code)
+    available = tile_set(players)
+    for code, count in Counter(codes).items():
+        if count > available[code]:
+            raise ValueError(
+                f"the deck holds {count} {code} tiles, but a {players}-player box has "
+                f"only {available[code]}"
+            )
+    return codes
+
+
+def shuffled_deck(
+    players: int, tiles_per_player: int, rng: random.Random, all_tiles: bool = False
+) -> list[str]:
+    """Shuffle the box and keep ``tiles_per_player * players`` tiles (all with ``all_tiles``)."""
+    box = sorted(tile_set(players).elements())
+    rng.shuffle(box)
+    return box if all_tiles else box[: tiles_per_player * players]
+
+
+def shuffled_doubles(players: int, rng: random.Random) -> list[str]:
+    """Lay as many double-hex tiles face up as there are players."""
+    doubles = list(DOUBLE_HEX_TILES)
+    rng.shuffle(doubles)
+    return doubles[:players]
+
+
+def footprint(volcano: int, orientation: int) -> tuple[int, int, int]:
+    """Hexes a regular tile covers: volcano, then terrain ``A`` and terrain ``B``."""
+    return (
+        volcano,
+        volcano + DELTAS[orientation],
+        volcano + DELTAS[(orientation + 1) % 6],
+    )
+
+
+def double_footprint(hex_: int, orientation: int) -> tuple[int, int]:
+    """Hexes a double-hex tile covers: ``X`` on ``hex_``, ``Y`` next to it."""
+    return hex_, hex_ + DELTAS[orientation]
+
+
