@@ -27,6 +27,23 @@ class Reason(StrEnum):
     def __str__(self) -> str:
         return self.value
 
+    @property
+    def description(self) -> str:
+        """The reason in words, as every interface shows it ("the tiles ran out")."""
+        return REASON_TEXTS[self]
+
+
+REASON_TEXTS: Final[Mapping[Reason, str]] = {
+    Reason.VICTORY: "a player placed all pieces of two kinds",
+    Reason.LAST_STANDING: "every other player was eliminated",
+    Reason.TILES: "no tile was left to take",
+    Reason.NO_PLACEMENT: "no tile could be placed",
+}
+"""The one table of end-reason texts that the CLI, terminal, server and research layer show."""
+
+PLACE_NAMES: Final = ("1st", "2nd", "3rd", "4th", "5th")
+"""Ordinal names of the places, by 1-based place minus one."""
+
 
 @dataclass(frozen=True, eq=False)
 class Outcome(Mapping[str, Any]):
@@ -49,12 +66,23 @@ class Outcome(Mapping[str, Any]):
 
     def place_of(self, player: int) -> int:
         """1-based place of a player (players sharing a place get the same number)."""
+        try:
+            return self.places()[player]
+        except KeyError:
+            raise ValueError(f"player {player} is not in this ranking") from None
+
+    def places(self) -> dict[int, int]:
+        """Every ranked player's 1-based place, best first; a shared place spans its players.
+
+        >>> Outcome(((1,), (0, 2), (3,)), Reason.TILES).places()
+        {1: 1, 0: 2, 2: 2, 3: 4}
+        """
+        places: dict[int, int] = {}
         place = 1
         for group in self.ranking:
-            if player in group:
-                return place
+            places.update(dict.fromkeys(group, place))
             place += len(group)
-        raise ValueError(f"player {player} is not in this ranking")
+        return places
 
     def to_json(self) -> dict[str, Any]:
         """The record's ``result`` object."""
