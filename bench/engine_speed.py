@@ -3,7 +3,7 @@
 Plays complete random games (uniformly random legal moves, the full ``legal_moves()`` list
 every ply) with both engines, the same games move for move, and reports games per second,
 microseconds per ``legal_moves()`` call by phase, games per second through
-``game.play(game.random_move(rng))``, and perft leaves per second over the shared perft
+``game.play(game.random_move(rng))``, and perft leaves per second over the base perft
 table (checking every count). The reference engine (tests/reference_engine.py) rescans the
 board for everything; each reference measurement is paired with the engine's run of the same
 game or position right after it, so the ratios hold whatever else runs on the machine.
@@ -35,7 +35,7 @@ from reference_engine import RefGame, ref_from_record, ref_perft  # noqa: E402
 from taluva import Game  # noqa: E402
 from taluva.engine.perft import perft  # noqa: E402
 
-PERFT_TABLE = ROOT.parent / "shared" / "perft" / "base.jsonl"
+PERFT_TABLE = ROOT / "tests" / "data" / "perft" / "base.jsonl"
 TARGETS = {"games2": 250.0, "random2": 1500.0, "perft": 300_000.0}
 JAVA_GAMES_PER_SECOND = 220
 

@@ -1,7 +1,7 @@
 """A deliberately simple reference implementation of base-game Taluva.
 
 It exists only to cross-check the real engine (differential testing and perft). It follows
-/work/shared/RULES.md and NOTATION.md directly, favours obvious correctness over speed
+docs/rules.md and docs/notation.md directly, favours obvious correctness over speed
 (everything is recomputed from scratch by rescanning the board) and shares no code with the
 engine under src/.
 """

@@ -1,4 +1,4 @@
-"""The ``taluva`` command line: exact outputs on the shared perft records, and every error path."""
+"""The ``taluva`` command line: exact outputs on the base perft records, and every error path."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import pytest
 import taluva
 from taluva import Game, cli
 
-PERFT_TABLE = Path(__file__).resolve().parents[2] / "shared" / "perft" / "base.jsonl"
+PERFT_TABLE = Path(__file__).resolve().parent / "data" / "perft" / "base.jsonl"
 ENTRIES: dict[str, dict[str, Any]] = {
     entry["id"]: entry
     for entry in map(json.loads, PERFT_TABLE.read_text(encoding="utf-8").splitlines())

@@ -1,16 +1,17 @@
-"""Perft: the engine counts exactly the move sequences of the shared table and of our own.
+"""Perft: the engine counts exactly the move sequences of the base table and of our own.
 
-``/work/shared/perft/base.jsonl`` is the project's contract (NOTATION.md, "Counting move
-sequences"); ``tests/data/perft/own.jsonl`` adds positions the shared table lacks: an eruption
-to choose, the ``adjacent_hut`` house rule, five players, the last tile of the pile, an early
-victory and an elimination within reach, a 24-tile two-player game. Its counts come from the
-independent reference engine: ``python tests/test_perft.py`` recomputes them.
+``tests/data/perft/base.jsonl`` is the project's contract (docs/notation.md, "Counting move
+sequences"): counts of an independent implementation of the rules. ``own.jsonl`` beside it
+adds positions that table lacks: an eruption to choose, the ``adjacent_hut`` house rule, five
+players, the last tile of the pile, an early victory and an elimination within reach, a
+24-tile two-player game. Its counts come from the independent reference engine
+(tests/reference_engine.py): ``python tests/test_perft.py`` recomputes them. Both tables are
+described in tests/data/perft/README.md.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -24,15 +25,9 @@ from taluva.engine.perft import divide, perft
 Observe = Callable[[Game], dict[str, Any]]
 Entry = dict[str, Any]
 
-OWN_TABLE = Path(__file__).resolve().parent / "data" / "perft" / "own.jsonl"
-
-
-def shared_table_path() -> Path:
-    """The shared table beside the repository, else under $TALUVA_SHARED/perft."""
-    path = Path(__file__).resolve().parents[2] / "shared" / "perft" / "base.jsonl"
-    if not path.exists() and os.environ.get("TALUVA_SHARED"):
-        path = Path(os.environ["TALUVA_SHARED"]) / "perft" / "base.jsonl"
-    return path
+TABLES = Path(__file__).resolve().parent / "data" / "perft"
+BASE_TABLE = TABLES / "base.jsonl"
+OWN_TABLE = TABLES / "own.jsonl"
 
 
 def read_table(path: Path) -> list[Entry]:
@@ -43,7 +38,7 @@ def read_table(path: Path) -> list[Entry]:
     return [json.loads(line) for line in lines if line.strip()]
 
 
-SHARED = read_table(shared_table_path())
+BASE = read_table(BASE_TABLE)
 OWN = read_table(OWN_TABLE)
 
 
@@ -72,22 +67,22 @@ def deepest_cases(entries: list[Entry], table: str) -> list[Any]:
 def require(record: dict[str, Any] | None) -> dict[str, Any]:
     """The record of a case, failing loudly when its table could not be read."""
     if record is None:
-        pytest.fail(f"perft table missing: looked for {shared_table_path()} and {OWN_TABLE}")
+        pytest.fail(f"perft table missing: looked for {BASE_TABLE} and {OWN_TABLE}")
     return record
 
 
-def test_shared_table_is_present_and_complete() -> None:
+def test_base_table_is_present_and_complete() -> None:
     """Without the table every perft case below would vanish; so its absence fails."""
-    assert shared_table_path().exists(), f"no perft table at {shared_table_path()}"
-    assert len(SHARED) >= 13
-    assert all(set(entry["perft"]) <= {"1", "2", "3"} for entry in SHARED)
+    assert BASE_TABLE.exists(), f"no perft table at {BASE_TABLE}"
+    assert len(BASE) >= 13
+    assert all(set(entry["perft"]) <= {"1", "2", "3"} for entry in BASE)
 
 
-@pytest.mark.parametrize(("record", "depth", "expected"), cases(SHARED, "shared"))
-def test_perft_matches_the_shared_table(
+@pytest.mark.parametrize(("record", "depth", "expected"), cases(BASE, "base"))
+def test_perft_matches_the_base_table(
     record: dict[str, Any] | None, depth: int, expected: int
 ) -> None:
-    """The engine counts every line of the shared table at every depth it gives."""
+    """The engine counts every line of the base table at every depth it gives."""
     assert perft(Game.from_record(require(record)), depth) == expected
 
 
@@ -100,7 +95,7 @@ def test_perft_matches_the_reference_engine_on_our_positions(
 
 
 @pytest.mark.parametrize(
-    ("record", "depth", "expected"), deepest_cases(SHARED, "shared") + deepest_cases(OWN, "own")
+    ("record", "depth", "expected"), deepest_cases(BASE, "base") + deepest_cases(OWN, "own")
 )
 def test_divide_sums_to_perft_and_lists_each_legal_move(
     record: dict[str, Any] | None, depth: int, expected: int

@@ -1,61 +1,62 @@
-"""The reference engine reproduces every count of the shared perft table.
+"""The reference engine reproduces the perft tables of tests/data/perft/.
 
-The whole table (depths 1 to 3) runs in a few seconds, so no case is marked slow.
+Every count of base.jsonl (depths 1 to 3, a few seconds) and depths 1 and 2 of own.jsonl
+(about ten seconds); own.jsonl's depth 3 takes the reference engine minutes, so
+``python tests/test_perft.py`` recounts it on demand. No case is marked slow.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 from reference_engine import ref_from_record, ref_perft
 
-
-def perft_table_path() -> Path:
-    """The shared perft table beside the repository, else under $TALUVA_SHARED."""
-    path = Path(__file__).resolve().parents[2] / "shared" / "perft" / "base.jsonl"
-    if not path.exists() and os.environ.get("TALUVA_SHARED"):
-        path = Path(os.environ["TALUVA_SHARED"]) / "perft" / "base.jsonl"
-    return path
+TABLES = Path(__file__).resolve().parent / "data" / "perft"
+BASE_TABLE = TABLES / "base.jsonl"
+OWN_TABLE = TABLES / "own.jsonl"
 
 
-def perft_cases() -> list[tuple[str, dict[str, Any], int, int]]:
-    """(id, record, depth, expected count) for every depth of every line of the table."""
-    path = perft_table_path()
+def perft_cases(path: Path, depths: set[str]) -> list[Any]:
+    """One case (record, depth, expected count) for each of ``depths`` of every line."""
     if not path.exists():
         return []
-    cases = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            entry = json.loads(line)
-            for depth, count in entry["perft"].items():
-                cases.append((entry["id"], entry["record"], int(depth), count))
-    return cases
+    entries = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    return [
+        pytest.param(entry["record"], int(depth), count, id=f"{entry['id']}-d{depth}")
+        for entry in entries
+        for depth, count in entry["perft"].items()
+        if depth in depths
+    ]
 
 
-CASES = perft_cases()
+BASE_CASES = perft_cases(BASE_TABLE, {"1", "2", "3"})
+OWN_CASES = perft_cases(OWN_TABLE, {"1", "2"})
 
 
-def test_perft_table_is_present() -> None:
-    """Without the table the perft tests below would silently vanish."""
-    assert perft_table_path().exists(), f"perft table not found at {perft_table_path()}"
-    assert len(CASES) >= 13
+def test_perft_tables_are_present() -> None:
+    """Without the tables the perft tests below would silently vanish."""
+    assert BASE_TABLE.exists(), f"perft table not found at {BASE_TABLE}"
+    assert OWN_TABLE.exists(), f"perft table not found at {OWN_TABLE}"
+    assert len(BASE_CASES) >= 13 * 2
+    assert len(OWN_CASES) >= 7 * 2
 
 
-@pytest.mark.parametrize(
-    ("record", "depth", "expected"),
-    [
-        pytest.param(record, depth, count, id=f"{pid}-d{depth}")
-        for pid, record, depth, count in CASES
-    ],
-)
-def test_reference_perft_matches_shared_table(
+@pytest.mark.parametrize(("record", "depth", "expected"), BASE_CASES)
+def test_reference_perft_matches_the_base_table(
     record: dict[str, Any], depth: int, expected: int
 ) -> None:
     """Counts of distinct move sequences agree with the independent implementation."""
+    assert ref_perft(ref_from_record(record), depth) == expected
+
+
+@pytest.mark.parametrize(("record", "depth", "expected"), OWN_CASES)
+def test_reference_perft_matches_our_own_table(
+    record: dict[str, Any], depth: int, expected: int
+) -> None:
+    """The reference engine still gives the counts it once wrote into own.jsonl."""
     assert ref_perft(ref_from_record(record), depth) == expected
 
 
