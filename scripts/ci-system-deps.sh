@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Debian packages the server's tests need: Chromium (+ its driver) for the browser tests and
-# PostgreSQL for the storage tests. Idempotent: installs only what is missing, so a machine
-# that has them already does not touch the network.
+# Debian packages the tests need: Chromium (+ its driver) for the browser tests, PostgreSQL
+# for the storage tests, and DejaVu Sans, the font of the pictures' text, which resvg (the
+# 'png' extra) finds among the system's fonts. Idempotent: installs only what is missing, so
+# a machine that has them already does not touch the network.
 set -euo pipefail
 
-wanted=(chromium chromium-driver postgresql)
+wanted=(chromium chromium-driver postgresql fonts-dejavu-core)
 missing=()
 for package in "${wanted[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

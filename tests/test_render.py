@@ -1,4 +1,4 @@
-"""Pictures of a position: the SVG and PNG writers, the shared drawing rules, ``taluva show``.
+"""Pictures of a position: the SVG writer, its PNG by resvg, the drawing rules, ``taluva show``.
 
 Drawings are compared with text snapshots in tests/snapshots/; after a deliberate change run
 ``TALUVA_UPDATE_SNAPSHOTS=1 pytest tests/test_render.py tests/test_terminal.py`` and review
@@ -12,6 +12,7 @@ import json
 import math
 import os
 import struct
+import sys
 import xml.etree.ElementTree as ET
 import zlib
 from pathlib import Path
@@ -22,10 +23,10 @@ import taluva
 from taluva.cli import main
 from taluva.engine.hexes import format_hex
 from taluva.render import style
-from taluva.render.png import Canvas, png_board
 from taluva.render.position import last_turn_hexes, position_at
-from taluva.render.scene import board_scene
-from taluva.render.svg import svg_board
+from taluva.render.raster import PngUnavailable, png_board, svg_to_png
+from taluva.render.scene import Group, Item, Label, Scene, board_scene
+from taluva.render.svg import scene_svg, svg_board
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 UPDATE_FLAG = "TALUVA_UPDATE_SNAPSHOTS"
@@ -64,28 +65,69 @@ def hex_groups(svg_text: str) -> dict[str, ET.Element]:
     }
 
 
-def read_png(data: bytes) -> tuple[int, int, bytes]:
-    """Width, height and raw RGB rows of an 8-bit RGB PNG, checking every chunk's CRC."""
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    position, chunks = 8, {}
-    idat = b""
-    while position < len(data):
-        (length,) = struct.unpack(">I", data[position : position + 4])
-        kind = data[position + 4 : position + 8]
-        body = data[position + 8 : position + 8 + length]
-        (crc,) = struct.unpack(">I", data[position + 8 + length : position + 12 + length])
-        assert crc == zlib.crc32(kind + body), f"bad CRC in {kind!r}"
-        chunks[kind] = body
-        if kind == b"IDAT":
-            idat += body
-        position += 12 + length
-    assert list(chunks) == [b"IHDR", b"IDAT", b"IEND"]
-    width, height, depth, colour, *_ = struct.unpack(">IIBBBBB", chunks[b"IHDR"])
-    assert (depth, colour) == (8, 2)
-    raw = zlib.decompress(idat)
-    assert len(raw) == height * (1 + 3 * width)
-    rows = b"".join(raw[y * (1 + 3 * width) + 1 : (y + 1) * (1 + 3 * width)] for y in range(height))
-    return width, height, rows
+class Picture:
+    """A decoded 8-bit RGB or RGBA PNG (every chunk's CRC checked, every row filter undone)."""
+
+    def __init__(self, data: bytes) -> None:
+        assert data[:8] == b"\x89PNG\r\n\x1a\n"
+        position, kinds, header, idat = 8, [], b"", b""
+        while position < len(data):
+            (length,) = struct.unpack(">I", data[position : position + 4])
+            kind = data[position + 4 : position + 8]
+            body = data[position + 8 : position + 8 + length]
+            (crc,) = struct.unpack(">I", data[position + 8 + length : position + 12 + length])
+            assert crc == zlib.crc32(kind + body), f"bad CRC in {kind!r}"
+            kinds.append(kind)
+            header = body if kind == b"IHDR" else header
+            idat += body if kind == b"IDAT" else b""
+            position += 12 + length
+        assert kinds[0] == b"IHDR" and kinds[-1] == b"IEND" and b"IDAT" in kinds
+        self.width, self.height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", header)
+        assert depth == 8 and colour in (2, 6) and interlace == 0
+        self.channels = 3 if colour == 2 else 4
+        stride = self.width * self.channels
+        raw = zlib.decompress(idat)
+        assert len(raw) == self.height * (stride + 1)
+        self.rows: list[bytes] = []
+        previous = bytearray(stride)
+        for y in range(self.height):
+            kind = raw[y * (stride + 1)]
+            row = bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
+            self._unfilter(kind, row, previous)
+            self.rows.append(bytes(row))
+            previous = row
+
+    def _unfilter(self, kind: int, row: bytearray, up: bytearray) -> None:
+        """Undo a row's filter in place (PNG specification, section 9.2)."""
+        step = self.channels
+        if kind == 0:
+            return
+        if kind == 1:
+            for i in range(step, len(row)):
+                row[i] = (row[i] + row[i - step]) & 255
+        elif kind == 2:
+            row[:] = bytes((a + b) & 255 for a, b in zip(row, up, strict=True))
+        elif kind == 3:
+            for i in range(step):
+                row[i] = (row[i] + up[i] // 2) & 255
+            for i in range(step, len(row)):
+                row[i] = (row[i] + (row[i - step] + up[i]) // 2) & 255
+        else:
+            assert kind == 4, f"unknown PNG filter {kind}"
+            for i in range(step):  # no left neighbour: the Paeth guess is the byte above
+                row[i] = (row[i] + up[i]) & 255
+            for i in range(step, len(row)):
+                a, b, c = row[i - step], up[i], up[i - step]
+                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+                guess = a if pa <= pb and pa <= pc else b if pb <= pc else c
+                row[i] = (row[i] + guess) & 255
+
+    def rgb(self, x: int, y: int) -> tuple[int, int, int]:
+        """The colour of a pixel (an RGBA picture must be opaque there)."""
+        start = x * self.channels
+        pixel = self.rows[y][start : start + self.channels]
+        assert self.channels == 3 or pixel[3] == 255, (x, y)
+        return pixel[0], pixel[1], pixel[2]
 
 
 # ------------------------------------------------------------------------------------ SVG
@@ -178,49 +220,140 @@ def test_svg_draws_the_zone_outline_of_the_game_board_expansion() -> None:
 # ------------------------------------------------------------------------------------ PNG
 
 
-def test_png_is_a_valid_image_the_size_of_the_scene() -> None:
+def labels_of(items: list[Item]) -> list[Label]:
+    """Every label of a scene, groups opened."""
+    found: list[Label] = []
+    for item in items:
+        if isinstance(item, Group):
+            found.extend(labels_of(list(item.items)))
+        elif isinstance(item, Label):
+            found.append(item)
+    return found
+
+
+def without_labels(items: list[Item]) -> list[Item]:
+    """The same items with every label taken out (a group keeps its shapes)."""
+    kept: list[Item] = []
+    for item in items:
+        if isinstance(item, Group):
+            shapes = [i for i in item.items if not isinstance(i, Label)]
+            kept.append(Group(item.attrs, list(shapes)))
+        elif not isinstance(item, Label):
+            kept.append(item)
+    return kept
+
+
+def label_box(label: Label, margin: float) -> tuple[int, int, int, int]:
+    """Pixels a label can cover (x0, y0, x1, y1, ends excluded): at most 0.8 em a letter."""
+    width = 0.8 * label.size * len(label.text)
+    left = label.x - width / 2 if label.anchor == "middle" else label.x
+    top = label.y - label.size / 2
+    return (
+        math.floor(left - margin),
+        math.floor(top - margin),
+        math.ceil(left + width + margin),
+        math.ceil(top + label.size + margin),
+    )
+
+
+def colour_distance(a: tuple[int, int, int], b: tuple[int, int, int]) -> int:
+    return sum(abs(x - y) for x, y in zip(a, b, strict=True))
+
+
+def test_png_has_the_size_of_the_svg() -> None:
     game = base_game()
-    data = png_board(game, size=20)
-    width, height, _ = read_png(data)
-    scene = board_scene(game, 20)
-    assert (width, height) == (math.ceil(scene.width), math.ceil(scene.height))
+    root = ET.fromstring(svg_board(game, size=20))
+    picture = Picture(png_board(game, size=20))
+    width, height = float(root.get("width", "0")), float(root.get("height", "0"))
+    assert (picture.width, picture.height) == (math.ceil(width), math.ceil(height))
 
 
-def test_png_paints_each_plain_hex_in_its_level_colour() -> None:
+def test_png_paints_each_plain_hex_in_its_level_colour_at_its_centre() -> None:
     game = base_game()
     size = 24.0
-    width, _, rows = read_png(png_board(game, size=size))
+    picture = Picture(png_board(game, size=size))
     scene = board_scene(game, size)
     checked = 0
     for hex_ in game.land():
-        if game.building(hex_) or game.terrain(hex_) == 0:
+        terrain = game.terrain(hex_)
+        if game.building(hex_) or terrain is None or terrain == 0:
             continue
         x, y = scene.centre_of(hex_)
-        sample_x, sample_y = int(x - 0.45 * size), int(y)
-        offset = (sample_y * width + sample_x) * 3
-        terrain = game.terrain(hex_)
-        assert terrain is not None
         expected = style.parse_colour(style.level_fill(terrain, game.level(hex_)))
-        assert tuple(rows[offset : offset + 3]) == expected, format_hex(hex_)
+        assert picture.rgb(int(x), int(y)) == expected, format_hex(hex_)
         checked += 1
     assert checked >= 10
 
 
-def test_canvas_fills_a_polygon_by_pixel_centres_and_averages_when_downsampling() -> None:
-    canvas = Canvas(4, 4, "#000000")
-    canvas.fill_polygon([(0, 0), (2, 0), (2, 4), (0, 4)], "#ff0000")
-    small = canvas.downsample(2)
-    assert bytes(small.pixels) == bytes([255, 0, 0, 0, 0, 0] * 2)
-    half = Canvas(2, 2, "#000000")
-    half.fill_polygon([(0, 0), (1, 0), (1, 2), (0, 2)], "#ffffff")
-    assert bytes(half.downsample(2).pixels) == bytes([128, 128, 128])
+def test_png_draws_every_label_as_text_and_nothing_else_where_no_label_is() -> None:
+    """Against the same SVG with its text taken out: every label's box holds pixels turned
+    halfway or more to the label's colour, and outside the boxes not one pixel differs."""
+    game = base_game()
+    scene = board_scene(game, 40.0)
+    labels = labels_of(scene.items)
+    assert len(labels) == 2 * len(game.land()) + 4
+    bare = Scene(scene.width, scene.height, scene.background, without_labels(scene.items))
+    assert labels_of(bare.items) == []
+    drawn, blank = Picture(png_board(game, size=40.0)), Picture(svg_to_png(scene_svg(bare)))
+    assert (drawn.width, drawn.height) == (blank.width, blank.height)
+    covered = set()
+    for label in labels:
+        x0, y0, x1, y1 = label_box(label, 0)
+        ink = style.parse_colour(label.fill)
+        turned = sum(
+            2 * colour_distance(drawn.rgb(x, y), ink) <= colour_distance(blank.rgb(x, y), ink)
+            for x in range(x0, x1)
+            for y in range(y0, y1)
+        )
+        assert turned >= len(label.text.replace(" ", "")), label
+        x0, y0, x1, y1 = label_box(label, 2)
+        covered.update((x, y) for x in range(x0, x1) for y in range(y0, y1))
+    changed = {
+        (x, y)
+        for y in range(drawn.height)
+        if drawn.rows[y] != blank.rows[y]
+        for x in range(drawn.width)
+        if drawn.rgb(x, y) != blank.rgb(x, y)
+    }
+    assert changed and changed <= covered
 
 
-def test_png_refuses_absurd_sizes() -> None:
-    with pytest.raises(ValueError, match="too large"):
-        Canvas(100_000, 100_000, "#000000")
+def test_png_refuses_a_bad_size_before_rasterizing() -> None:
     with pytest.raises(ValueError, match="size 0 must be positive"):
         png_board(base_game(), size=0)
+    with pytest.raises(ValueError, match="too large"):
+        png_board(base_game(), size=5000)
+
+
+def test_png_without_resvg_names_the_extra_to_install(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.setitem(sys.modules, "resvg_py", None)  # import resvg_py now fails
+    with pytest.raises(PngUnavailable, match=r"the 'png' extra .*: pip install 'taluva\[png\]'"):
+        png_board(base_game())
+    record = tmp_path / "game.json"
+    record.write_text((SNAPSHOTS / "position-base.json").read_text("utf-8"), "utf-8")
+    code, out, err = run_taluva(capsys, "show", str(record), "--png", str(tmp_path / "b.png"))
+    assert (code, out) == (2, "")
+    assert err.startswith("taluva: error: ") and "pip install 'taluva[png]'" in err
+    assert "Traceback" not in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "b.png").exists()
+
+
+def test_png_without_any_font_says_which_package_gives_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """resvg draws no text without a font: that is an error, not a picture without labels."""
+    import resvg_py
+
+    real = resvg_py.svg_to_bytes
+
+    def fontless(svg_string: str) -> bytes:
+        return real(svg_string=svg_string, skip_system_fonts=True)
+
+    monkeypatch.setattr(resvg_py, "svg_to_bytes", fontless)
+    with pytest.raises(PngUnavailable, match=r"found none on this system.*fonts-dejavu-core"):
+        png_board(base_game())
 
 
 # ------------------------------------------------------------------------------------ rules
@@ -273,7 +406,10 @@ def test_show_writes_svg_and_png_of_the_chosen_ply(
     assert done == (0, "", "")
     game = position_at(base_game(), 20)
     assert set(hex_groups(svg.read_text("utf-8"))) == {format_hex(h) for h in game.land()}
-    read_png(png.read_bytes())
+    root = ET.fromstring(svg.read_text("utf-8"))
+    picture = Picture(png.read_bytes())
+    size = (float(root.get("width", "0")), float(root.get("height", "0")))
+    assert (picture.width, picture.height) == tuple(math.ceil(v) for v in size)
 
 
 def test_show_without_a_picture_file_prints_the_board_as_text(

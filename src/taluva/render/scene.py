@@ -1,8 +1,9 @@
-"""A picture of a position as a list of plain shapes, which SVG and PNG writers then output.
+"""A picture of a position as a list of plain shapes, which the SVG writer outputs (and
+resvg rasterizes that SVG into the PNG, so both are the same picture).
 
 Keeping the drawing decisions (where each hex, building and outline goes, in which colour)
-in one place makes the SVG and the PNG the same picture, and gives the web client one
-reference for the drawing rules of ``taluva.render.style``.
+in one place gives the web client one reference for the drawing rules of
+``taluva.render.style``.
 """
 
 from __future__ import annotations
@@ -232,6 +233,8 @@ def board_scene(
     if header:
         width = max(width, size * 9.5)
     height = bottom - top + 2 * margin + header_height
+    # Whole pixels, so that the SVG and its PNG have exactly the same size.
+    width, height = math.ceil(width), math.ceil(height)
 
     def centre(hex_: int) -> Point:
         x, y = pixel_centre(hex_, size)
