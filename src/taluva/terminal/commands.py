@@ -241,11 +241,15 @@ def _cmd_show(args: argparse.Namespace) -> int:
         else:
             _write(Path(args.svg), text.encode("utf-8"))
     if args.png is not None:
-        from taluva.render.png import png_board
+        from taluva.render.raster import PngUnavailable, png_board
 
         if args.png == "-":
             raise UsageError("--png needs a file name (a PNG is not written to a terminal)")
-        _write(Path(args.png), png_board(game, ply, args.size, coordinates=coordinates))
+        try:
+            picture = png_board(game, ply, args.size, coordinates=coordinates)
+        except PngUnavailable as error:
+            raise UsageError(str(error)) from None
+        _write(Path(args.png), picture)
     return 0
 
 
