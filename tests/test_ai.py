@@ -22,7 +22,7 @@ from taluva.engine.outcome import Outcome, Reason
 
 def _available_expansions() -> list[str]:
     """Every expansion this engine accepts now (each zone of the Game Board expansion too)."""
-    names = [e for e in taluva.engine.game.EXPANSIONS if not e.startswith("board:")]
+    names = [e for e in taluva.engine.options.EXPANSIONS if not e.startswith("board:")]
     try:
         from taluva.engine.expansions.board_zones import ZONES
 

@@ -28,7 +28,7 @@ from scenarios import allowed, legal, refused
 from taluva import Game, InvalidOption, InvalidRecord, Move, coords, hex_at
 from taluva.engine.expansions.board_zones import ZONES, Zone
 from taluva.engine.perft import perft
-from taluva.engine.record import load_record, save_record
+from taluva.engine.game import load_record, save_record
 
 DATA = Path(__file__).resolve().parent / "data"
 FIXTURES = DATA / "expansions"

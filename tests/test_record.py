@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from taluva import Game, InvalidRecord
-from taluva.engine.record import load_record, save_record
+from taluva.engine.game import load_record, save_record
 
 Observe = Callable[[Game], dict[str, Any]]
 Record = dict[str, Any]

@@ -12,18 +12,20 @@ from collections.abc import Callable
 from typing import Any
 
 
-def moved(old: str, new: str) -> Callable[[str], Any]:
-    """A module ``__getattr__`` for ``old`` that forwards every name to module ``new``."""
+def moved(old: str, *new: str) -> Callable[[str], Any]:
+    """A module ``__getattr__`` for ``old`` that finds every name in the modules ``new``."""
 
     def forward(name: str) -> Any:
-        target = importlib.import_module(new)
-        if name.startswith("__") or not hasattr(target, name):
-            raise AttributeError(f"module {old!r} has no attribute {name!r}")
-        warnings.warn(
-            f"{old} moved to {new}; the old name will be removed in the next release",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return getattr(target, name)
+        for home in new:
+            target = importlib.import_module(home)
+            if not name.startswith("__") and hasattr(target, name):
+                warnings.warn(
+                    f"{old}.{name} moved to {home}; the old name will be removed in the next "
+                    "release",
+                    DeprecationWarning,
+                    stacklevel=2,
+                )
+                return getattr(target, name)
+        raise AttributeError(f"module {old!r} has no attribute {name!r}")
 
     return forward

@@ -2,4 +2,4 @@
 
 from taluva._moved import moved
 
-__getattr__ = moved(__name__, "taluva.engine.game")
+__getattr__ = moved(__name__, "taluva.engine.game", "taluva.engine.position")

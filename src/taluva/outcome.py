@@ -2,4 +2,4 @@
 
 from taluva._moved import moved
 
-__getattr__ = moved(__name__, "taluva.engine.outcome")
+__getattr__ = moved(__name__, "taluva.engine.outcome", "taluva.engine.pieces")

@@ -2,4 +2,4 @@
 
 from taluva._moved import moved
 
-__getattr__ = moved(__name__, "taluva.engine.record")
+__getattr__ = moved(__name__, "taluva.engine.record", "taluva.engine.game")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from enum import StrEnum
 from operator import itemgetter
 from typing import Any, Final
 
@@ -11,14 +12,37 @@ from taluva.engine.errors import InvalidMove
 from taluva.engine.hexes import DELTAS, format_hex, parse_hex
 from taluva.engine.tiles import DOUBLE_HEX_TILES, TERRAIN_NAMES, VOLCANO, terrain_from_text
 
-TILE: Final = "tile"
-DRAW: Final = "draw"
-DOUBLE: Final = "double"
-HUT: Final = "hut"
-EXPAND: Final = "expand"
-TEMPLE: Final = "temple"
-TOWER: Final = "tower"
-SHIP: Final = "ship"
+
+class MoveKind(StrEnum):
+    """What a move does; the value is the first word of its text."""
+
+    TILE = "tile"
+    DRAW = "draw"
+    DOUBLE = "double"
+    HUT = "hut"
+    EXPAND = "expand"
+    TEMPLE = "temple"
+    TOWER = "tower"
+    SHIP = "ship"
+
+    # hash like the text, so that a move made with "tile" finds one made with MoveKind.TILE
+    __hash__ = str.__hash__
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __repr__(self) -> str:  # shows as the text it equals, as before it was an enum
+        return repr(self.value)
+
+
+TILE: Final = MoveKind.TILE
+DRAW: Final = MoveKind.DRAW
+DOUBLE: Final = MoveKind.DOUBLE
+HUT: Final = MoveKind.HUT
+EXPAND: Final = MoveKind.EXPAND
+TEMPLE: Final = MoveKind.TEMPLE
+TOWER: Final = MoveKind.TOWER
+SHIP: Final = MoveKind.SHIP
 
 KINDS: Final = (TILE, DRAW, DOUBLE, HUT, EXPAND, TEMPLE, TOWER, SHIP)
 TILE_KINDS: Final = frozenset({TILE, DRAW, DOUBLE})
@@ -28,7 +52,7 @@ _SYMMETRIC_DOUBLES: Final = frozenset({"VV", "JJ"})
 _COMMA = re.compile(r"\s*,\s*")
 
 
-class Move(tuple[str, int, int, tuple[int, ...], str]):
+class Move(tuple[MoveKind, int, int, tuple[int, ...], str]):
     """One ply: ``(kind, hex, arg, hexes, tile)`` with hexes in the engine's int form.
 
     ``arg`` is the orientation of a tile or the terrain of an expansion; ``hexes`` lists the
@@ -44,14 +68,19 @@ class Move(tuple[str, int, int, tuple[int, ...], str]):
 
     __slots__ = ()
 
-    kind: str = property(itemgetter(0))  # type: ignore[assignment]
+    kind: MoveKind = property(itemgetter(0))  # type: ignore[assignment]
     hex: int = property(itemgetter(1))  # type: ignore[assignment]
     arg: int = property(itemgetter(2))  # type: ignore[assignment]
     hexes: tuple[int, ...] = property(itemgetter(3))  # type: ignore[assignment]
     tile: str = property(itemgetter(4))  # type: ignore[assignment]
 
     def __new__(
-        cls, kind: str, hex_: int = 0, arg: int = 0, hexes: tuple[int, ...] = (), tile: str = ""
+        cls,
+        kind: MoveKind,
+        hex_: int = 0,
+        arg: int = 0,
+        hexes: tuple[int, ...] = (),
+        tile: str = "",
     ) -> Move:
         return tuple.__new__(cls, (kind, hex_, arg, hexes, tile))
 
@@ -100,10 +129,9 @@ class Move(tuple[str, int, int, tuple[int, ...], str]):
         words = cleaned.split()
         if not words:
             raise InvalidMove("empty move text: expected e.g. 'tile 0,0 3' or 'hut 1,0'")
-        kind = words[0].lower()
         args = words[1:]
         try:
-            return _PARSERS[kind](args)
+            return _PARSERS[words[0].lower()](args)
         except KeyError:
             raise InvalidMove(
                 f"{text.strip()!r}: unknown move {words[0]!r}, expected one of {', '.join(KINDS)}"
@@ -120,7 +148,7 @@ class Move(tuple[str, int, int, tuple[int, ...], str]):
         if kind == DOUBLE:
             return f"double {self[4]} {format_hex(self[1])} {self[2]}"
         if kind == DRAW:
-            return DRAW
+            return "draw"
         return f"{kind} {format_hex(self[1])}"
 
     def __repr__(self) -> str:
@@ -157,7 +185,7 @@ def _parse_double(args: list[str]) -> Move:
     return Move.place_double(code, parse_hex(args[1]), _orientation(args[2]))
 
 
-def _single_hex(kind: str) -> Callable[[list[str]], Move]:
+def _single_hex(kind: MoveKind) -> Callable[[list[str]], Move]:
     def parse(args: list[str]) -> Move:
         _arity(args, 1, f"'{kind} Q,R' (one hex)")
         return Move(kind, parse_hex(args[0]))
@@ -184,3 +212,43 @@ _PARSERS: Final[dict[str, Callable[[list[str]], Move]]] = {
     EXPAND: _parse_expand,
     **{kind: _single_hex(kind) for kind in _SINGLE_HEX_BUILDS},
 }
+
+
+class _TileMoves(dict[int, Move]):
+    """Interned tile moves by placement code, made on first use."""
+
+    def __missing__(self, code: int) -> Move:
+        move = self[code] = Move(TILE, code >> 3, code & 7)
+        return move
+
+
+class _HexMoves(dict[int, Move]):
+    """Interned single-hex builds of one kind by hex, made on first use."""
+
+    def __init__(self, kind: MoveKind) -> None:
+        super().__init__()
+        self.kind = kind
+
+    def __missing__(self, hex_: int) -> Move:
+        move = self[hex_] = Move(self.kind, hex_)
+        return move
+
+
+class _DoubleMoves(dict[tuple[str, int], Move]):
+    """Interned double-hex moves by (tile code, placement code), made on first use."""
+
+    def __missing__(self, key: tuple[str, int]) -> Move:
+        code, placement = key
+        move = self[key] = Move.place_double(code, placement >> 3, placement & 7)
+        return move
+
+
+TILE_MOVES: Final = _TileMoves()
+DOUBLE_MOVES: Final = _DoubleMoves()
+DRAW_MOVE: Final = Move(DRAW)
+HUT_MOVES: Final = _HexMoves(HUT)
+TEMPLE_MOVES: Final = _HexMoves(TEMPLE)
+TOWER_MOVES: Final = _HexMoves(TOWER)
+SHIP_MOVES: Final = _HexMoves(SHIP)
+"""The engine makes each move object once and hands out the same one again: move lists are
+cheap to build and identical moves compare by identity first."""

@@ -1,4 +1,5 @@
-"""How a game ended: the ranking with shared places, the reason, and the BGA score."""
+"""How a game ended: the ranking with shared places, the reason, and the BGA score
+(docs/rules.md, "Ranking"); ``rules/ending.py`` decides when it ends."""
 
 from __future__ import annotations
 
@@ -7,13 +8,19 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
 
-HUTS: Final = 0
-TEMPLES: Final = 1
-TOWERS: Final = 2
-SHIPS: Final = 3
-PIECE_NAMES: Final = ("huts", "temples", "towers", "ships")
-STARTING_SUPPLY: Final = (20, 3, 2, 2)
-"""Pieces per player: huts, temples, towers, ships (ships only with the Ships expansion)."""
+from taluva.engine.pieces import HUTS, PIECE_NAMES, SHIPS, STARTING_SUPPLY, TEMPLES, TOWERS
+
+__all__ = [
+    "PIECE_NAMES",
+    "PLACE_NAMES",
+    "REASON_TEXTS",
+    "STARTING_SUPPLY",
+    "Outcome",
+    "Reason",
+    "placed_counts",
+    "rank_players",
+    "score",
+]
 
 
 class Reason(StrEnum):

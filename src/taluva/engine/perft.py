@@ -1,4 +1,4 @@
-"""Perft: counting move sequences (NOTATION.md), how two implementations prove they agree."""
+"""Perft: counting move sequences (docs/notation.md), how two implementations prove they agree."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ def perft(game: Game, depth: int) -> int:
         return len(moves)
     total = 0
     for move in moves:
-        game._apply(move)  # legal by construction: skip the membership check
+        game.push(move)  # legal by construction: no need to check it again
         total += 1 if game.is_over else perft(game, depth - 1)
-        game.undo()
+        game.pop()
     return total
 
 
@@ -24,7 +24,7 @@ def divide(game: Game, depth: int) -> dict[str, int]:
     """Perft split by first move (canonical text), for finding where two engines part."""
     counts = {}
     for move in game.legal_moves():
-        game._apply(move)
+        game.push(move)
         counts[str(move)] = 1 if game.is_over or depth <= 1 else perft(game, depth - 1)
-        game.undo()
+        game.pop()
     return dict(sorted(counts.items()))

@@ -1,14 +1,18 @@
-"""Game records (NOTATION.md, "Game records"): JSON that replays a game move by move."""
+"""Game records (docs/notation.md, "Game records"): JSON that replays a game move by move.
+
+This module checks a record's shape and reads and writes record files; replaying the moves
+is the game's (``Game.from_record``).
+"""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from taluva.engine.errors import IllegalMove, InvalidOption, InvalidRecord
-from taluva.engine.game import Game
+from taluva.engine.errors import InvalidRecord
 from taluva.engine.outcome import Outcome
 
 RECORD_FORMAT: Final = "taluva-record/1"
@@ -16,11 +20,32 @@ _KEYS: Final = {"format", "players", "options", "deck", "doubles", "moves", "res
 _OPTION_KEYS: Final = {"tiles_per_player", "expansions", "house_rules"}
 
 
-def game_from_record(record: Any, *, source: str = "record") -> Game:
-    """Replay a record (dict or JSON text), checking every move; raise InvalidRecord.
+@dataclass(frozen=True, slots=True)
+class RecordFields:
+    """A record whose shape has been checked: what ``Game.new`` and the replay need."""
 
-    The error names the first illegal move by its index and says why it is illegal.
-    """
+    players: list[Any]
+    tiles_per_player: Any
+    expansions: list[str]
+    house_rules: list[str]
+    deck: list[Any]
+    doubles: list[str]
+    moves: list[Any]
+    result: Any
+    source: str
+
+    def claimed_result(self) -> Outcome | None:
+        """The result the record claims (checked against the replay by ``Game.from_record``)."""
+        if self.result is None:
+            return None
+        try:
+            return Outcome.from_json(self.result)
+        except ValueError as error:
+            raise InvalidRecord(f"{self.source}: {error}") from None
+
+
+def read_record(record: Any, *, source: str = "record") -> RecordFields:
+    """Check a record (dict or JSON text) key by key; raise InvalidRecord naming the problem."""
     if isinstance(record, (str, bytes)):
         try:
             record = json.loads(record)
@@ -52,38 +77,13 @@ def game_from_record(record: Any, *, source: str = "record") -> Game:
         raise InvalidRecord(f"{source}: doubles must be a list")
     if not isinstance(record["players"], list):
         raise InvalidRecord(f"{source}: players must be a list of names")
-    try:
-        game = Game.new(
-            players=record["players"],
-            deck=record["deck"],
-            tiles_per_player=options.get("tiles_per_player", 12),
-            expansions=_string_list(options.get("expansions", []), source, "options.expansions"),
-            house_rules=_string_list(
-                options.get("house_rules", []), source, "options.house_rules"
-            ),
-            doubles=_string_list(doubles, source, "doubles"),
-        )
-    except InvalidOption as error:
-        raise InvalidRecord(f"{source}: {error}") from None
-    for index, text in enumerate(record["moves"]):
-        if not isinstance(text, str):
-            raise InvalidRecord(f"{source}: moves[{index}] is {text!r}, not move text")
-        try:
-            game.play(text)
-        except IllegalMove as error:
-            raise InvalidRecord(f"{source}: moves[{index}] {error}") from None
-    claimed = record.get("result")
-    if claimed is not None:
-        try:
-            outcome = Outcome.from_json(claimed)
-        except ValueError as error:
-            raise InvalidRecord(f"{source}: {error}") from None
-        if outcome != game.result:
-            actual = "the game is not over" if game.result is None else f"it is {dict(game.result)}"
-            raise InvalidRecord(
-                f"{source}: result says {dict(outcome)} but after the moves {actual}"
-            )
-    return game
+    expansions = _string_list(options.get("expansions", []), source, "options.expansions")
+    house_rules = _string_list(options.get("house_rules", []), source, "options.house_rules")
+    doubles = _string_list(doubles, source, "doubles")
+    return RecordFields(
+        record["players"], options.get("tiles_per_player", 12), expansions, house_rules,
+        record["deck"], doubles, record["moves"], record.get("result"), source,
+    )  # fmt: skip
 
 
 def _string_list(value: Any, source: str, where: str) -> list[str]:
@@ -92,21 +92,20 @@ def _string_list(value: Any, source: str, where: str) -> list[str]:
     return value
 
 
-def load_record(path: str | Path) -> Game:
-    """Read a record file and replay it; raise InvalidRecord naming the file on any problem."""
+def read_record_file(path: str | Path) -> str:
+    """The text of a record file; raise InvalidRecord naming the file if it cannot be read."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except OSError as error:
         raise InvalidRecord(f"{path}: cannot read ({error.strerror or error})") from None
     except UnicodeDecodeError:
         raise InvalidRecord(f"{path}: not UTF-8 text") from None
-    return game_from_record(text, source=str(path))
 
 
-def save_record(game: Game, path: str | Path) -> None:
-    """Write a game's record as JSON, atomically (a crash never leaves half a file)."""
+def write_record_file(record: Mapping[str, Any], path: str | Path) -> None:
+    """Write a record as JSON, atomically (a crash never leaves half a file)."""
     path = Path(path)
     temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(json.dumps(game.to_record(), indent=1) + "\n", encoding="utf-8")
+    temporary.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     temporary.replace(path)

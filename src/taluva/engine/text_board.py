@@ -2,28 +2,25 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from taluva.engine.hexes import coords
+from taluva.engine.position import Position
 from taluva.engine.tiles import TERRAIN_LETTERS
 
-if TYPE_CHECKING:
-    from taluva.engine.game import Game
-
-_BUILDING_MARKS = {"hut": "h", "temple": "T", "tower": "W"}
+_MARKS = ("{}", "{}", "{}*")
+"""How a hut, a temple and a tower show their owner's letter (a temple in upper case)."""
 
 
-def board_text(game: Game) -> str:
+def board_text(position: Position) -> str:
     """Rows of hexes, each shown as terrain letter, level and building (``J1``, ``C2a``...).
 
     Row ``r`` is shifted by half a hex per row so that neighbours stay next to each other.
     A building shows as its owner's letter (a, b, ...): lower case for huts, upper case for a
     temple, with ``*`` for a tower. Each row starts with its ``r``.
     """
-    land = game.land()
-    if not land:
+    level = position.level
+    if not level:
         return "(no tiles yet)"
-    cells = {coords(h): h for h in land}
+    cells = {coords(h): h for h in level}
     left = min(2 * q + r for q, r in cells)
     rows = range(min(r for _, r in cells), max(r for _, r in cells) + 1)
     lines = []
@@ -32,11 +29,12 @@ def board_text(game: Game) -> str:
         for (q, row), hex_ in sorted(cells.items()):
             if row != r:
                 continue
-            text = f"{TERRAIN_LETTERS[game.terrain(hex_) or 0]}{game.level(hex_)}"
-            piece = game.building(hex_)
+            text = f"{TERRAIN_LETTERS[position.terrain[hex_]]}{level[hex_]}"
+            piece = position.building.get(hex_)
             if piece is not None:
-                owner = "abcde"[piece[0]]
-                text += {"hut": owner, "temple": owner.upper(), "tower": owner + "*"}[piece[1]]
+                owner = "abcde"[piece >> 2]
+                kind = piece & 3
+                text += _MARKS[kind].format(owner.upper() if kind == 1 else owner)
             column = 3 * (2 * q + r - left)
             line = line.ljust(column) + text
         lines.append(f"{r:>4} {line}".rstrip())

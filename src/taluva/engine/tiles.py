@@ -10,9 +10,36 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable
+from enum import IntEnum
 from typing import Final
 
+from taluva.engine.expansions.fifth_player import FIFTH_PLAYER_TILE_COUNTS, uses_fifth_player
 from taluva.engine.hexes import DELTAS
+
+TERRAIN_LETTERS: Final = "VJCSRL"
+TERRAIN_NAMES: Final = ("volcano", "jungle", "clearing", "sand", "rock", "lake")
+
+
+class Terrain(IntEnum):
+    """The terrain of a hex; the value is the engine's terrain code."""
+
+    VOLCANO = 0
+    JUNGLE = 1
+    CLEARING = 2
+    SAND = 3
+    ROCK = 4
+    LAKE = 5
+
+    @property
+    def letter(self) -> str:
+        """The letter of tile codes: ``V J C S R L``."""
+        return TERRAIN_LETTERS[self]
+
+    @property
+    def word(self) -> str:
+        """The lower-case word of move text: ``jungle``, ``clearing``..."""
+        return TERRAIN_NAMES[self]
+
 
 VOLCANO: Final = 0
 JUNGLE: Final = 1
@@ -20,10 +47,7 @@ CLEARING: Final = 2
 SAND: Final = 3
 ROCK: Final = 4
 LAKE: Final = 5
-
-TERRAIN_LETTERS: Final = "VJCSRL"
-TERRAIN_NAMES: Final = ("volcano", "jungle", "clearing", "sand", "rock", "lake")
-BUILDABLE_TERRAINS: Final = (JUNGLE, CLEARING, SAND, ROCK, LAKE)
+"""Terrain codes as plain ints (``Terrain`` values), for the engine's hot loops."""
 
 BASE_TILE_COUNTS: Final[dict[str, int]] = {
     "JC": 6, "CJ": 5, "JS": 4, "SJ": 4, "JL": 2, "CR": 2, "RC": 2, "JR": 2, "CS": 2,
@@ -32,11 +56,6 @@ BASE_TILE_COUNTS: Final[dict[str, int]] = {
     "LJ": 1, "LC": 1, "LS": 1, "LR": 1,
 }  # fmt: skip
 """The 48 tiles of the base game, as Board Game Arena ships them."""
-
-FIFTH_PLAYER_TILE_COUNTS: Final[dict[str, int]] = {
-    "JC": 1, "CJ": 2, "JS": 2, "SJ": 2, "JL": 2, "CR": 2, "RC": 1,
-}  # fmt: skip
-"""The 12 tiles the fifth-player expansion adds."""
 
 DOUBLE_HEX_TILES: Final = ("VL", "VJ", "VS", "VV", "JJ")
 """The five two-hex tiles of the Double-Hex expansion."""
@@ -86,7 +105,7 @@ def is_regular_tile(code: str) -> bool:
 def tile_set(players: int) -> Counter[str]:
     """Every regular tile in the box for a game of ``players`` (five bring 12 more)."""
     counts = Counter(BASE_TILE_COUNTS)
-    if players == 5:
+    if uses_fifth_player(players):
         counts.update(FIFTH_PLAYER_TILE_COUNTS)
     return counts
 
@@ -143,3 +162,33 @@ def double_footprint(hex_: int, orientation: int) -> tuple[int, int]:
     return hex_, hex_ + DELTAS[orientation]
 
 
+NEXT_DELTAS: Final = tuple(DELTAS[(k + 1) % 6] for k in range(6))
+"""``D[k + 1]`` for each orientation ``k``: where terrain ``B`` of a tile lies."""
+
+
+def _placements_over() -> tuple[tuple[int, int, int], ...]:
+    """For a hex ``h``: (code offset, offsets of the other two hexes) of every placement over h."""
+    rows = []
+    for k in range(6):
+        a, b = DELTAS[k], NEXT_DELTAS[k]
+        rows.append((k, a, b))  # h is the volcano
+        rows.append((-a * 8 + k, -a, b - a))  # h is terrain A
+        rows.append((-b * 8 + k, -b, a - b))  # h is terrain B
+    return tuple(rows)
+
+
+PLACEMENTS_OVER: Final = _placements_over()
+"""Placements are coded as ints ``volcano * 8 + orientation``; these 18 rows
+``(code offset, other hex offset, other hex offset)`` list every three-hex placement whose
+footprint holds a hex ``h``: ``code = h * 8 + offset``."""
+
+CODE_OFFSETS_OVER: Final = tuple(row[0] for row in PLACEMENTS_OVER)
+
+PAIRS_OVER: Final = tuple(
+    row for k in range(6) for row in ((k, DELTAS[k]), (-DELTAS[k] * 8 + k, -DELTAS[k]))
+)
+"""12 rows ``(code offset, other hex offset)`` of the double-hex placements over a hex:
+``code = h * 8 + offset`` with ``X`` on ``code >> 3`` and ``Y`` next to it in direction
+``code & 7``."""
+
+PAIR_OFFSETS_OVER: Final = tuple(row[0] for row in PAIRS_OVER)

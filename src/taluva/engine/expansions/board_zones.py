@@ -1,4 +1,6 @@
-"""Game Board expansion: the zones the island must grow in, as polygons, and the corner rule.
+"""Game Board (docs/rules.md, "Game Board"): the island must grow inside a zone of the
+board; a tile may stick out of it by at most two corners, and a player who can place the drawn
+tile nowhere ends the game.
 
 The printed board is not available, so the zones are data defined here: polygons in the
 plane of ``hexes.pixel_centre(h, size=1)`` centred on hex 0,0, from the largest (Beginner)
@@ -14,6 +16,8 @@ from functools import cached_property
 from typing import Final
 
 from taluva.engine.hexes import DELTAS, hex_at, pixel_centre
+from taluva.engine.options import ZONE_NAMES
+from taluva.engine.position import Expansion, Position
 
 MAX_CORNERS_OUT: Final = 2
 """How many outline corners of a tile may lie outside the zone."""
@@ -165,3 +169,30 @@ ZONES: Final[dict[str, Zone]] = {
 }
 """The four zones, largest first. Sizes are set so that Expert games are cramped but playable
 (bench/expansions.py measures how often each zone ends a game early)."""
+
+assert tuple(ZONES) == ZONE_NAMES, "options.ZONE_NAMES lists the zones defined here"
+
+
+class BoardZone(Expansion):
+    """The zone limit on every placement, and the end of the game when nothing fits."""
+
+    limits_placement = True
+    ends_without_placement = True
+
+    def __init__(self, zone: Zone) -> None:
+        self.zone = zone
+        self.name = f"board:{zone.name}"
+
+    def allows_placement(self, position: Position, code: int, hexes: tuple[int, ...]) -> bool:
+        """Codes of two-hex placements are checked against the two-hex table."""
+        codes = self.zone.pair_codes if len(hexes) == 2 else self.zone.tile_codes
+        return code in codes
+
+    def placement_problem(self, position: Position, hexes: tuple[int, ...]) -> str | None:
+        if self.zone.allows(hexes):
+            return None
+        out = self.zone.corners_out(hexes)
+        return (
+            f"the tile would stick out of the {self.zone.title} zone by {out} corners "
+            "(at most 2 may)"
+        )

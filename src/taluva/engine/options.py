@@ -1,0 +1,118 @@
+"""Game options: players, tiles per player, expansions and house rules, as one checked value.
+
+``Options.new`` refuses what does not exist or does not fit together with ``InvalidOption``;
+an ``Options`` value is always valid, and its ``to_json`` is a record's ``options`` object.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from taluva.engine.errors import InvalidOption
+
+TILES_PER_PLAYER_CHOICES: Final = (12, 18, 24)
+HOUSE_RULES: Final = ("adjacent_hut", "all_tiles")
+ZONE_NAMES: Final = ("beginner", "intermediate-a", "intermediate-b", "expert")
+"""The Game Board zones, largest first (their shapes: ``expansions.board_zones``)."""
+EXPANSIONS: Final = ("ships", "double_hex", *(f"board:{name}" for name in ZONE_NAMES))
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The options of a game: how many players, tiles per player, expansions, house rules."""
+
+    player_count: int = 2
+    tiles_per_player: int = 12
+    expansions: tuple[str, ...] = ()
+    house_rules: tuple[str, ...] = ()
+
+    @classmethod
+    def new(
+        cls,
+        player_count: int,
+        tiles_per_player: Any = 12,
+        expansions: Iterable[str] | str = (),
+        house_rules: Iterable[str] | str = (),
+    ) -> Options:
+        """Check options given by a person or a record; raise InvalidOption naming the
+        problem."""
+        if type(tiles_per_player) is not int or tiles_per_player not in TILES_PER_PLAYER_CHOICES:
+            raise InvalidOption(f"tiles_per_player is {tiles_per_player!r}: choose 12, 18 or 24")
+        if tiles_per_player != 12 and player_count != 2:
+            raise InvalidOption(
+                f"{tiles_per_player} tiles per player is for two players only; "
+                f"a {player_count}-player game uses 12"
+            )
+        rules = _checked_names(house_rules, HOUSE_RULES, "house rule")
+        chosen = _checked_names(expansions, EXPANSIONS, "expansion")
+        boards = [value for value in chosen if value.startswith("board:")]
+        if len(boards) > 1:
+            raise InvalidOption(f"choose one board zone, not {' and '.join(boards)}")
+        return cls(player_count, tiles_per_player, tuple(chosen), tuple(rules))
+
+    @property
+    def ships(self) -> bool:
+        """Whether the Ships expansion is played."""
+        return "ships" in self.expansions
+
+    @property
+    def double_hex(self) -> bool:
+        """Whether the Double-Hex expansion is played."""
+        return "double_hex" in self.expansions
+
+    @property
+    def zone(self) -> str | None:
+        """The Game Board zone the island must grow in, or None."""
+        for expansion in self.expansions:
+            if expansion.startswith("board:"):
+                return expansion.partition(":")[2]
+        return None
+
+    @property
+    def adjacent_hut(self) -> bool:
+        """House rule: a new settlement's hut may stand next to the player's own buildings."""
+        return "adjacent_hut" in self.house_rules
+
+    @property
+    def all_tiles(self) -> bool:
+        """House rule: play with every tile in the box, whatever the number of players."""
+        return "all_tiles" in self.house_rules
+
+    def to_json(self) -> dict[str, Any]:
+        """The record's ``options`` object."""
+        return {
+            "tiles_per_player": self.tiles_per_player,
+            "expansions": list(self.expansions),
+            "house_rules": list(self.house_rules),
+        }
+
+
+def player_names(players: int | Sequence[str]) -> tuple[str, ...]:
+    """The seats' names from a count (``Player 1``...) or a list; raise InvalidOption."""
+    if isinstance(players, int) and not isinstance(players, bool):
+        if not 2 <= players <= 5:
+            raise InvalidOption(f"players is {players}: Taluva is for 2 to 5 players")
+        return tuple(f"Player {i + 1}" for i in range(players))
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise InvalidOption(f"players must be a count or a list of names, not {players!r}")
+    names = tuple(players)
+    if not 2 <= len(names) <= 5:
+        raise InvalidOption(f"{len(names)} players named: Taluva is for 2 to 5 players")
+    for index, name in enumerate(names):
+        if not isinstance(name, str) or not name.strip():
+            raise InvalidOption(f"player {index + 1}'s name {name!r} must be non-empty text")
+    return names
+
+
+def _checked_names(values: Iterable[str] | str, allowed: Sequence[str], what: str) -> list[str]:
+    if isinstance(values, str):
+        values = [values]
+    chosen: list[str] = []
+    for value in values:
+        if not isinstance(value, str) or value not in allowed:
+            raise InvalidOption(f"unknown {what} {value!r}: choose from {', '.join(allowed)}")
+        if value not in chosen:
+            chosen.append(value)
+    return chosen

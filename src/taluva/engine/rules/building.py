@@ -1,0 +1,259 @@
+"""Building actions (docs/rules.md, "Building actions"): found a settlement with a hut, expand
+a settlement into every neighbouring hex of one terrain, build a temple or a tower; and the
+``adjacent_hut`` house rule. Expansions add their own (Ships).
+
+A player with no building action after placing the tile is eliminated (``ending``), so
+``can_build`` is asked after every tile.
+"""
+
+from __future__ import annotations
+
+import random
+
+from taluva.engine.hexes import DELTAS, format_hex
+from taluva.engine.moves import (
+    EXPAND,
+    HUT,
+    HUT_MOVES,
+    TEMPLE,
+    TEMPLE_MOVES,
+    TOWER,
+    TOWER_MOVES,
+    Move,
+    MoveKind,
+)
+from taluva.engine.pieces import (
+    HUT_KIND,
+    HUTS,
+    PIECE_NAMES,
+    TEMPLE_KIND,
+    TEMPLES,
+    TOWER_KIND,
+    TOWERS,
+)
+from taluva.engine.position import Position
+from taluva.engine.rules.settlements import fields, join, settlements_touching
+from taluva.engine.tiles import TERRAIN_NAMES, VOLCANO
+
+KIND_OF_BUILD = {HUT: HUT_KIND, EXPAND: HUT_KIND, TEMPLE: TEMPLE_KIND, TOWER: TOWER_KIND}
+"""The building each base building action places."""
+SUPPLY_OF_BUILD = {HUT: HUTS, EXPAND: HUTS, TEMPLE: TEMPLES, TOWER: TOWERS}
+"""The pile each base building action takes from."""
+
+
+def build_moves(s: Position) -> list[Move]:
+    """Every legal building action of the player to move (kept on the position)."""
+    moves = s.builds
+    if moves is None:
+        moves = s.builds = generate_builds(s, s.to_move)
+    return moves
+
+
+def generate_builds(s: Position, player: int) -> list[Move]:
+    """New settlements, then what each settlement allows, then the expansions' builds."""
+    huts, temples, towers, _ships = s.supply[player]
+    level = s.level
+    free = s.free
+    own = s.own[player]
+    moves: list[Move] = []
+    if huts:
+        if s.setup.adjacent_hut or not own:
+            moves = [HUT_MOVES[h] for h in free if level[h] == 1]
+        else:
+            near = {h + d for h in own for d in DELTAS}
+            moves = [HUT_MOVES[h] for h in free if level[h] == 1 and h not in near]
+    if own:
+        settlement = s.settlement
+        seen: set[int] = set()
+        builds: dict[Move, None] = {}  # a dict, not a set: keeps the order reproducible
+        for start in own:
+            group = settlement[start]
+            if id(group) not in seen:
+                seen.add(id(group))
+                builds.update(dict.fromkeys(settlement_builds(s, group, huts, temples, towers)))
+        moves += builds
+        for hook in s.setup.build_hooks:
+            moves += hook.builds(s, player)
+    return moves
+
+
+def settlement_builds(
+    s: Position, group: frozenset[int], huts: int, temples: int, towers: int
+) -> list[Move]:
+    """The expansions, temples and towers one settlement allows: every hex of a terrain next to
+    it (if the huts suffice), a temple beside 3+ hexes, a tower on level 3+."""
+    free = s.free
+    border = {h + d for h in group for d in DELTAS} & free
+    if not border:
+        return []
+    level = s.level
+    moves = []
+    if huts:
+        terrain = s.terrain
+        by_terrain: dict[int, list[int]] = {}
+        for hex_ in border:
+            by_terrain.setdefault(terrain[hex_], []).append(hex_)
+        for kind, field in by_terrain.items():
+            if len(field) == 1:
+                if level[field[0]] <= huts:
+                    moves.append(Move(EXPAND, field[0], kind, (field[0],)))
+            elif sum(level[h] for h in field) <= huts:
+                field.sort()
+                moves.append(Move(EXPAND, field[0], kind, tuple(field)))
+    if temples or towers:
+        building = s.building
+        kinds = {building[h] & 3 for h in group}
+        if temples and len(group) >= 3 and TEMPLE_KIND not in kinds:
+            moves += [TEMPLE_MOVES[h] for h in border]
+        if towers and TOWER_KIND not in kinds:
+            moves += [TOWER_MOVES[h] for h in border if level[h] >= 3]
+    return moves
+
+
+def may_found(s: Position, hex_: int, own: frozenset[int]) -> bool:
+    """Whether a new settlement may be founded on a free hex: level 1, and (unless the
+    ``adjacent_hut`` house rule is played) not next to the player's own buildings."""
+    return s.level[hex_] == 1 and (s.setup.adjacent_hut or not any(hex_ + d in own for d in DELTAS))
+
+
+def can_build(s: Position, player: int) -> bool:
+    """Whether the player has any building action, usually decided by the first free hex."""
+    if s.supply[player][HUTS]:
+        own = s.own[player]
+        level = s.level
+        anywhere = s.setup.adjacent_hut
+        for hex_ in s.free:  # may_found, inlined: this runs after every tile
+            if level[hex_] == 1 and (anywhere or not any(hex_ + d in own for d in DELTAS)):
+                return True
+    return bool(build_moves(s))
+
+
+def sample_build(s: Position, rng: random.Random) -> Move:
+    """A legal build: a new settlement on a random free hex, or a random build that a random
+    settlement of the player allows; the full list when neither turns one up."""
+    random_ = rng.random
+    player = s.to_move
+    own = s.own[player]
+    if s.builds is None:
+        huts, temples, towers, _ships = s.supply[player]
+        if own and random_() < 0.5:
+            hexes = tuple(own)
+            group = s.settlement[hexes[int(random_() * len(hexes))]]
+            options = settlement_builds(s, group, huts, temples, towers)
+            if options:
+                return options[int(random_() * len(options))]
+        if huts:
+            free = s.free
+            land = s.land_order
+            count = s.land_count
+            for _ in range(16):
+                hex_ = land[int(random_() * count)]
+                if hex_ in free and may_found(s, hex_, own):
+                    return HUT_MOVES[hex_]
+    moves = build_moves(s)
+    return moves[int(random_() * len(moves))]
+
+
+def build(s: Position, new: Position, move: Move, player: int) -> None:
+    """Place the move's buildings in ``new``: take them from the supply (a hut per level on
+    each hex of an expansion) and join them to the player's settlements."""
+    kind = KIND_OF_BUILD[move[0]]
+    hexes = move[3] or (move[1],)
+    piece = player * 4 + kind
+    building = new.building = s.building.copy()
+    for hex_ in hexes:
+        building[hex_] = piece
+    new.free = s.free.difference(hexes)
+    supply = list(s.supply[player])
+    supply[SUPPLY_OF_BUILD[move[0]]] -= sum(s.level[h] for h in hexes) if kind == HUT_KIND else 1
+    supplies = list(s.supply)
+    supplies[player] = (supply[0], supply[1], supply[2], supply[3])
+    new.supply = tuple(supplies)
+    own = list(s.own)
+    own[player] = own[player].union(hexes)
+    new.own = tuple(own)
+    merged, smallest = join(s, new, hexes, player)
+    # a settlement of two hexes or fewer may lie wholly under a tile; once it grows past two,
+    # eruptions over any of its hexes may have become legal
+    new.dirty = (s.dirty, merged if smallest <= 2 else hexes)
+
+
+def build_problem(s: Position, move: Move) -> str:
+    """Why a base building action is not legal here, in words."""
+    player = s.to_move
+    kind = move[0]
+    supply = s.supply[player]
+    needed = SUPPLY_OF_BUILD[kind]
+    if supply[needed] == 0:
+        return f"player {player + 1} has no {PIECE_NAMES[needed]} left"
+    for hex_ in move[3] or (move[1],):
+        where = format_hex(hex_)
+        if hex_ not in s.level:
+            return f"{where} is sea: buildings stand on land"
+        if s.terrain[hex_] == VOLCANO:
+            return f"{where} is a volcano: nothing is built on a volcano"
+        if hex_ in s.building:
+            return f"{where} already holds a building"
+    if kind == HUT:
+        return _founding_problem(s, move[1], player)
+    if kind == EXPAND:
+        return _expansion_problem(s, move, supply[HUTS])
+    adjacent = settlements_touching(s, player, move[1])
+    if not adjacent:
+        return f"{format_hex(move[1])} is not next to any settlement of yours"
+    if kind == TEMPLE:
+        if all(len(group) < 3 for group in adjacent):
+            return "a temple needs an adjacent settlement of yours covering at least 3 hexes"
+        return "every adjacent settlement of yours that is large enough already has a temple"
+    if s.level[move[1]] < 3:
+        return (
+            f"a tower stands on level 3 or higher; {format_hex(move[1])} is at level "
+            f"{s.level[move[1]]}"
+        )
+    return "every adjacent settlement of yours already has a tower"
+
+
+def _founding_problem(s: Position, hex_: int, player: int) -> str:
+    if s.level[hex_] != 1:
+        return (
+            f"a new settlement is founded on level 1; {format_hex(hex_)} is at level "
+            f"{s.level[hex_]}"
+        )
+    near = [h for h in s.own[player] if hex_ - h in DELTAS]
+    if near:
+        return (
+            f"{format_hex(hex_)} is next to your building at {format_hex(near[0])}: "
+            "a new settlement may not touch your own buildings (expand instead)"
+        )
+    return "not a legal hut here"
+
+
+def _expansion_problem(s: Position, move: Move, huts: int) -> str:
+    terrain = move[2]
+    for hex_ in move[3]:
+        if s.terrain[hex_] != terrain:
+            return (
+                f"{format_hex(hex_)} is {TERRAIN_NAMES[s.terrain[hex_]]}, "
+                f"not {TERRAIN_NAMES[terrain]}"
+            )
+    player = s.to_move
+    groups = {id(s.settlement[h]): s.settlement[h] for h in s.own[player]}
+    for group in groups.values():
+        reach = fields(group, s.free, s.terrain, terrain)
+        if reach and set(move[3]) <= reach:
+            if set(move[3]) != reach:
+                missing = ", ".join(format_hex(h) for h in sorted(reach - set(move[3])))
+                return (
+                    f"expanding into {TERRAIN_NAMES[terrain]} fills every such hex next to "
+                    f"the settlement: {missing} missing"
+                )
+            need = sum(s.level[h] for h in reach)
+            return f"this expansion needs {need} huts and player {player + 1} has {huts}"
+    return (
+        f"no settlement of yours reaches exactly these {TERRAIN_NAMES[terrain]} hexes "
+        "(every hex must be next to the same settlement)"
+    )
+
+
+BASE_BUILDS: frozenset[MoveKind] = frozenset(KIND_OF_BUILD)
+"""The building actions of the base game."""
