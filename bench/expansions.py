@@ -49,11 +49,11 @@ def lagoon_cost(games: int, seed: int) -> tuple[float, float]:
     for index in range(games):
         game = Game.new(players=3, seed=seed + index, expansions=("ships",))
         while not game.is_over:
-            state = game._s
-            state.lagoons = None
-            holes = 1 - state.land_count + state.land_edges - state.land_triangles
+            position = game.position
+            holes = 1 - position.land_count + position.land_edges - position.land_triangles
             start = time.perf_counter()
-            game.lagoons()
+            if holes > 0:  # what ships.lagoons does when nothing is kept on the position
+                enclosed_sea(position.level)
             elapsed += time.perf_counter() - start
             calls += 1
             fills += holes > 0

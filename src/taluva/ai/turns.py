@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from taluva.ai.evaluation import Evaluator, Features, Survey
 from taluva.engine.game import Game
 from taluva.engine.hexes import DELTAS
-from taluva.engine.moves import Move
+from taluva.engine.moves import HUT, Move
 
 QUIET_TILES = 3
 """How many placements touching no building stand for all of them."""
@@ -31,7 +31,7 @@ new settlements on the tile itself."""
 
 def hut_at(hex_: int) -> Move:
     """The move founding a settlement on a hex."""
-    return Move("hut", hex_)
+    return Move(HUT, hex_)
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +189,8 @@ def plan_turns(
     only the placements that look best before their builds are tried (a quick mode for deep in
     a search tree; 0 ranks them all), ``tile_sample`` first draws that many placements at
     random, and past ``deadline`` (a ``time.perf_counter`` value) the placements not yet tried
-    are dropped. The game is played on and always restored.
+    are dropped. The game is played on (``push``: every move tried is legal) and always
+    restored.
     """
     if game.result is not None:
         return []
@@ -198,9 +199,9 @@ def plan_turns(
     plans: list[Turn] = []
     if game.phase != "tile":
         for build in relevant_builds(game, rng):
-            game.play(build)
+            game.push(build)
             plans.append(Turn((build,), scorer.results(scorer.after(build))))
-            game.undo()
+            game.pop()
         plans.sort(key=lambda t: -t.results[mover])
         return plans
     tiles = relevant_tile_moves(game, rng)
@@ -214,10 +215,10 @@ def plan_turns(
             if tile.kind == "draw":
                 value = before[mover]
             else:
-                game.play(tile)
+                game.push(tile)
                 feats = after_tile[tile] = scorer.after(tile)
                 value = scorer.results(feats)[mover]
-                game.undo()
+                game.pop()
             scored.append((-value, len(scored), tile))
             if deadline is not None and time.perf_counter() > deadline:
                 break
@@ -229,7 +230,7 @@ def plan_turns(
         if tile.kind == "draw":
             plans.append(Turn((tile,), before))
             continue
-        game.play(tile)
+        game.push(tile)
         hexes = move_hexes(tile)
         feats = after_tile.get(tile) or scorer.after(tile)
         if game.phase == "build" and game.to_move == mover:
@@ -241,9 +242,9 @@ def plan_turns(
                 builds += [hut_at(h) for h in hexes if game.is_legal(hut_at(h))]
             tried = []
             for build in builds:
-                game.play(build)
+                game.push(build)
                 turn = Turn((tile, build), scorer.results(scorer.after_both(tile, build, feats)))
-                game.undo()
+                game.pop()
                 plans.append(turn)
                 tried.append(turn)
                 if deadline is not None and time.perf_counter() > deadline:
@@ -255,7 +256,7 @@ def plan_turns(
                 ][:SHORTLIST]
         else:
             plans.append(Turn((tile,), scorer.results(feats)))
-        game.undo()
+        game.pop()
         if deadline is not None and plans and time.perf_counter() > deadline:
             break
     plans.sort(key=lambda t: -t.results[mover])

@@ -304,7 +304,8 @@ class Game:
             if legal is None:
                 raise IllegalMove(f"{move}: {turns.why_illegal(position, parsed)}")
             move = legal
-        self.push(move)
+        self._history.append((position, move))  # push, inlined: playouts go through here
+        self._position = turns.apply(position, move)
 
     def push(self, move: Move) -> None:
         """Play a move from ``legal_moves()`` or ``random_move()`` without checking it: the

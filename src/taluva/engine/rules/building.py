@@ -39,6 +39,8 @@ KIND_OF_BUILD = {HUT: HUT_KIND, EXPAND: HUT_KIND, TEMPLE: TEMPLE_KIND, TOWER: TO
 """The building each base building action places."""
 SUPPLY_OF_BUILD = {HUT: HUTS, EXPAND: HUTS, TEMPLE: TEMPLES, TOWER: TOWERS}
 """The pile each base building action takes from."""
+BASE_BUILDS: frozenset[MoveKind] = frozenset(KIND_OF_BUILD)
+"""The building actions of the base game."""
 
 
 def build_moves(s: Position) -> list[Move]:
@@ -253,7 +255,3 @@ def _expansion_problem(s: Position, move: Move, huts: int) -> str:
         f"no settlement of yours reaches exactly these {TERRAIN_NAMES[terrain]} hexes "
         "(every hex must be next to the same settlement)"
     )
-
-
-BASE_BUILDS: frozenset[MoveKind] = frozenset(KIND_OF_BUILD)
-"""The building actions of the base game."""

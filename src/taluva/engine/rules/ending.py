@@ -12,7 +12,7 @@ __all__ = ["eliminate", "end", "has_won", "rank_players", "score"]
 
 def has_won(s: Position, player: int) -> bool:
     """Early victory: the player has placed every piece of two kinds (of the kinds in play)."""
-    return sum(1 for left in s.supply[player][: s.setup.piece_types] if left == 0) >= 2
+    return s.supply[player][: s.setup.piece_types].count(0) >= 2
 
 
 def end(s: Position, reason: Reason, winner: int | None = None) -> None:

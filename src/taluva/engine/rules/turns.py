@@ -14,6 +14,7 @@ from taluva.engine.moves import DRAW, TILE, TILE_MOVES, Move, MoveKind
 from taluva.engine.outcome import Reason
 from taluva.engine.position import BUILD_PHASE, OVER, TILE_PHASE, Position
 from taluva.engine.rules import building, ending, placement
+from taluva.engine.rules.building import BASE_BUILDS
 from taluva.engine.tiles import footprint, tile_terrains
 
 TILE_KINDS = frozenset({MoveKind.TILE, MoveKind.DRAW, MoveKind.DOUBLE})
@@ -80,7 +81,7 @@ def why_illegal(s: Position, move: Move) -> str:
             return f"{who} has placed a tile and must now build"
         if owner is not None:
             return owner.problem(s, move)
-        if kind not in building.BASE_BUILDS:
+        if kind not in BASE_BUILDS:
             return _missing_expansion(kind)
         return building.build_problem(s, move)
     if kind not in TILE_KINDS:
@@ -111,21 +112,23 @@ def apply(s: Position, move: Move) -> Position:
     if kind == TILE:
         placement.lay_tile(s, new, footprint(move[1], move[2]), tile_terrains(s.tile or "JJ"))
         after_tile(new, player)
+        return new
+    if kind in BASE_BUILDS:
+        building.build(s, new, move, player)
     elif kind == DRAW:
         draw(new)
+        return new
     else:
-        owner = s.setup.owner_of(move) if kind not in building.BASE_BUILDS else None
-        if owner is not None:
-            owner.play(s, new, move)
-            if kind in TILE_KINDS:
-                after_tile(new, player)
-                return new
-        else:
-            building.build(s, new, move, player)
-        if ending.has_won(new, player):
-            ending.end(new, Reason.VICTORY, player)
-        else:
-            start_turn(new, next_player(new, player))
+        owner = s.setup.owner_of(move)
+        assert owner is not None, f"{move} belongs to no expansion of this game"
+        owner.play(s, new, move)
+        if kind in TILE_KINDS:
+            after_tile(new, player)
+            return new
+    if ending.has_won(new, player):
+        ending.end(new, Reason.VICTORY, player)
+    else:
+        start_turn(new, next_player(new, player))
     return new
 
 

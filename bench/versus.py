@@ -1,0 +1,148 @@
+"""The engine and the search side by side with an earlier commit, in one run.
+
+Exports ``--base`` (a commit) with ``git archive`` and runs the same workloads on it and on
+this working tree, alternating between the two round after round so that both meet the same
+machine load; each workload keeps its fastest round (CPU seconds of the worker process).
+Workloads use only the public API both versions share:
+
+- ``games``: random 2-player games, the full ``legal_moves()`` list every ply;
+- ``playouts``: random 2-player games through ``play(random_move(rng))``;
+- ``perft``: every position of tests/data/perft/base.jsonl to depth 2;
+- ``mcts2`` / ``mcts4``: tree-search iterations from greedy self-play positions.
+
+Run ``python bench/versus.py --base df49054`` (``--rounds``, ``--only``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+from io import BytesIO
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TABLE = ROOT / "tests" / "data" / "perft" / "base.jsonl"
+
+WORKER = r"""
+import json, random, sys, time, warnings
+warnings.simplefilter("ignore")
+from taluva import Game
+kind, size = sys.argv[1], int(sys.argv[2])
+
+def games():
+    rng = random.Random(7)
+    plies = 0
+    for seed in range(size):
+        game = Game.new(players=2, seed=seed)
+        while not game.is_over:
+            moves = game.legal_moves()
+            game.play(moves[int(rng.random() * len(moves))])
+            plies += 1
+    return size, "games"
+
+def playouts():
+    rng = random.Random(7)
+    for seed in range(size):
+        game = Game.new(players=2, seed=seed)
+        while not game.is_over:
+            game.play(game.random_move(rng))
+    return size, "games"
+
+def perft_table():
+    from taluva.perft import perft
+    leaves = 0
+    for line in open(sys.argv[3]):
+        entry = json.loads(line)
+        leaves += perft(Game.from_record(entry["record"]), 2)
+    return leaves, "leaves"
+
+def mcts(players):
+    from taluva.ai.agents import GreedyAgent
+    from taluva.ai.mcts import Search
+    found = []
+    for deck in range(3):
+        game = Game.new(players=players, seed=1000 + deck)
+        agents = [GreedyAgent(seed=p) for p in range(players)]
+        for turns in (2, 6, 10):
+            while game.result is None and game.ply < turns * players * 2:
+                game.play(agents[game.to_move].choose(game.copy()))
+            if game.result is None and game.phase == "tile":
+                found.append(game.copy())
+    start = time.process_time()
+    done = 0
+    for index, game in enumerate(found):
+        done += Search(game.copy(), random.Random(index)).run(size, None).iterations
+    return done, "iterations", time.process_time() - start
+
+work = {"games": games, "playouts": playouts, "perft": perft_table,
+        "mcts2": lambda: mcts(2), "mcts4": lambda: mcts(4)}[kind]
+start = time.process_time()
+result = work()
+seconds = result[2] if len(result) > 2 else time.process_time() - start
+print(json.dumps({"count": result[0], "unit": result[1], "seconds": seconds}))
+"""
+
+SIZES = {"games": 60, "playouts": 400, "perft": 0, "mcts2": 60, "mcts4": 60}
+
+
+def export(commit: str, into: Path) -> Path:
+    """The ``src`` tree of a commit, unpacked into ``into``."""
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", commit, "src"],
+        check=True,
+        capture_output=True,
+    ).stdout
+    with tarfile.open(fileobj=BytesIO(archive)) as tar:
+        tar.extractall(into, filter="data")
+    return into / "src"
+
+
+def measure(src: Path, kind: str) -> tuple[float, str]:
+    """Units per CPU second of one workload on the tree ``src``."""
+    env = {**os.environ, "PYTHONPATH": str(src), "PYTHONHASHSEED": "0"}
+    out = subprocess.run(
+        [sys.executable, "-c", WORKER, kind, str(SIZES[kind]), str(TABLE)],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+    ).stdout
+    data = json.loads(out.strip().splitlines()[-1])
+    return data["count"] / data["seconds"], data["unit"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--base", default="HEAD~1", help="the commit to compare with")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds per workload and tree")
+    parser.add_argument("--only", nargs="*", choices=sorted(SIZES), help="these workloads")
+    args = parser.parse_args(argv)
+    kinds = args.only or list(SIZES)
+    with tempfile.TemporaryDirectory() as folder:
+        base = export(args.base, Path(folder))
+        current = ROOT / "src"
+        print(f"base {args.base} vs this working tree, best of {args.rounds} rounds (CPU time)")
+        print(f"{'workload':<10} {'base':>14} {'now':>14} {'now/base':>9}")
+        for kind in kinds:
+            best = {"base": 0.0, "now": 0.0}
+            unit = ""
+            for _ in range(args.rounds):
+                for name, tree in (("base", base), ("now", current)):
+                    rate, unit = measure(tree, kind)
+                    best[name] = max(best[name], rate)
+            ratio = best["now"] / best["base"]
+            print(
+                f"{kind:<10} {best['base']:>10.1f} {unit[:3]}/s {best['now']:>10.1f} "
+                f"{unit[:3]}/s {ratio:>8.2f}x",
+                flush=True,
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
