@@ -15,6 +15,7 @@ import time
 
 from taluva import Game
 from taluva.engine.expansions.board_zones import ZONES
+from taluva.engine.expansions.ships import enclosed_sea
 
 CONFIGS: list[tuple[str, ...]] = [
     (),
