@@ -8,7 +8,6 @@ import random
 import re
 import subprocess
 import sys
-import types
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ import pytest
 
 import taluva
 from taluva import Game, cli
+from taluva.cli import engine as engine_commands
 
 PERFT_TABLE = Path(__file__).resolve().parent / "data" / "perft" / "base.jsonl"
 ENTRIES: dict[str, dict[str, Any]] = {
@@ -170,7 +170,7 @@ def test_perft_interrupted_exits_130_without_a_traceback(
     def interrupted(game: Game, depth: int) -> int:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "perft", interrupted)
+    monkeypatch.setattr(engine_commands, "perft", interrupted)
     path = write_record(tmp_path, ENTRIES["p2-s11-ply3"]["record"])
     assert run(capsys, "perft", path, "3") == (130, "", "taluva: interrupted\n")
 
@@ -214,7 +214,7 @@ def test_demo_prints_a_whole_game_that_replays_to_the_printed_board_and_result(
     assert game.result is not None
     assert str(game) in out
     result = lines.index(next(line for line in lines if line.startswith("Result: ")))
-    assert lines[result].startswith(f"Result: {game.result.reason} - ")
+    assert lines[result] == f"Result: {game.result.reason} - {game.result.reason.description}"
     expected = []
     for place, group in enumerate(game.result.ranking):
         place_text = ("1st", "2nd", "3rd", "4th", "5th")[sum(map(len, game.result.ranking[:place]))]
@@ -317,11 +317,14 @@ def see(command: str) -> str:
     return f" (see 'taluva {command} --help')"
 
 
+COMMANDS = "moves, perft, demo, new, serve, play, replay, show, hint, arena, engine, export"
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        ([], "no command given: choose one of moves, perft, demo, new (see 'taluva --help')"),
-        (["fly"], "unknown command 'fly': choose one of moves, perft, demo, new"),
+        ([], f"no command given: choose one of {COMMANDS} (see 'taluva --help')"),
+        (["fly"], f"unknown command 'fly': choose one of {COMMANDS}"),
         (["--fast"], "unrecognized arguments: --fast (see 'taluva --help')"),
         (["moves"], "the following arguments are required: RECORD" + see("moves")),
         (["moves", "g.json", "--all"], "unrecognized arguments: --all" + see("moves")),
@@ -340,12 +343,8 @@ def see(command: str) -> str:
     ],
 )  # fmt: skip
 def test_a_wrong_command_line_is_a_usage_error_on_one_line(
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
-    argv: list[str],
-    message: str,
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
 ) -> None:
-    monkeypatch.setattr(cli, "COMMAND_MODULES", [])  # the other layers' commands aside
     code, out, err = run(capsys, *argv)
     assert code == 2
     assert_one_error_line(out, err, message)
@@ -370,7 +369,7 @@ def test_an_unwritable_output_file_is_an_input_error(
     assert err.count("\n") == 1
 
 
-# --------------------------------------------------------------------------- help and modules
+# --------------------------------------------------------------------------- help and version
 
 
 def test_help_teaches_commands_examples_and_exit_codes(
@@ -390,59 +389,6 @@ def test_help_teaches_commands_examples_and_exit_codes(
 
 def test_version_prints_the_package_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, "--version") == (0, f"taluva {taluva.__version__}\n", "")
-
-
-def test_a_missing_or_broken_command_module_disables_only_its_own_commands(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    greeter = types.ModuleType("taluva_test_greeter")
-    registered = []
-
-    def register(subparsers: Any) -> None:
-        registered.append(subparsers)
-        parser = subparsers.add_parser("greet", help="say hello")
-        parser.set_defaults(func=lambda args: print("hello") or 0)
-
-    greeter.register = register  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "taluva_test_greeter", greeter)
-    broken = types.ModuleType("taluva_test_broken")
-
-    def register_half(subparsers: Any) -> None:
-        subparsers.add_parser("fix", help="never finished")
-        raise RuntimeError("bug in register")
-
-    broken.register = register_half  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "taluva_test_broken", broken)
-    modules = ["taluva.no_such_layer", "taluva_test_broken", "taluva_test_greeter"]
-    monkeypatch.setattr(cli, "COMMAND_MODULES", modules)
-    missing = (
-        "taluva.no_such_layer (ModuleNotFoundError: No module named 'taluva.no_such_layer'); "
-        "taluva_test_broken (RuntimeError: bug in register)"
-    )
-
-    assert run(capsys, "greet") == (0, "hello\n", "")
-    assert len(registered) == 1
-    path = write_record(tmp_path, ENTRIES["p2-s11-ply3"]["record"])
-    assert run(capsys, "moves", path) == (0, "hut -1,1\nhut -1,2\nhut -2,2\n", "")
-    assert len(registered) == 1  # the engine's own commands load no other layer
-    code, out, err = run(capsys, "play")
-    assert code == 2
-    assert_one_error_line(
-        out,
-        err,
-        f"unknown command 'play': choose one of moves, perft, demo, new, greet; "
-        f"not loaded: {missing}",
-    )
-    listed = missing.replace("; ", "\n  ")
-    assert f"commands not available here:\n  {listed}" in run(capsys, "--help")[1]
-
-
-def test_every_listed_command_module_loads_and_adds_commands() -> None:
-    parser, problems = cli.build_parser()
-    assert problems == []
-    names = cli.subcommand_names(parser)
-    assert names[:4] == ["moves", "perft", "demo", "new"] == list(cli.ENGINE_COMMANDS)
-    assert len(names) > 4 or cli.COMMAND_MODULES == []
 
 
 def test_the_installed_console_script_runs_without_tracebacks(tmp_path: Path) -> None:

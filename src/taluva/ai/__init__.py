@@ -10,7 +10,8 @@ True
 
 from __future__ import annotations
 
-from taluva.ai.agents import Agent, InvalidAgentSpec, make_agent
+from taluva.ai.agents import Agent
 from taluva.ai.hint import hint
+from taluva.ai.specs import InvalidAgentSpec, make_agent
 
 __all__ = ["Agent", "InvalidAgentSpec", "hint", "make_agent"]

@@ -1,4 +1,4 @@
-"""The agent interface, the simple agents, and ``make_agent``, which builds any agent from text.
+"""The agent interface and the simple agents (random, and greedy: the heuristic's best turn).
 
 An agent is asked for one move at a time and gets a copy of the game it may change. Every
 agent is deterministic for its seed: its random choices come from a generator seeded with the
@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 import time
 from abc import ABC, abstractmethod
-from typing import Final
 
 from taluva.ai.evaluation import DEFAULT_EVALUATOR, Evaluator
 from taluva.ai.turns import Turn, ordered, plan_turns
@@ -19,10 +18,6 @@ from taluva.engine.moves import Move
 
 SAFETY = 0.9
 """Share of a time budget an agent plans to use, leaving room for its last steps."""
-
-
-class InvalidAgentSpec(ValueError):
-    """Agent text that names no agent, or an option it does not have."""
 
 
 class Agent(ABC):
@@ -127,84 +122,3 @@ def best_turn(
         return plans[0]
     moves = ordered(game.legal_moves())
     return Turn((rng.choice(moves),), tuple(evaluator.results(game)))
-
-
-AGENT_SPECS: Final = (
-    "random",
-    "greedy",
-    "mcts",
-    "mcts:iterations=N",
-    "mcts:time=SECONDS",
-    "level:N",
-    "engine:COMMAND",
-)
-
-
-def make_agent(
-    spec: str, seed: int | None = None, *, engine_timeout: float | None = None
-) -> Agent:
-    """Build an agent from its text: ``random``, ``greedy``, ``mcts``, ``mcts:iterations=N``,
-    ``mcts:time=SECONDS`` (both may be given, comma-separated), ``level:N`` (1-5) or
-    ``engine:COMMAND`` (an outside program speaking the engine protocol, given
-    ``engine_timeout`` seconds an answer, ``protocol.ENGINE_TIMEOUT`` by default)."""
-    if not isinstance(spec, str) or not spec.strip():
-        raise InvalidAgentSpec(f"agent {spec!r}: expected one of {', '.join(AGENT_SPECS)}")
-    text = spec.strip()
-    kind, _, rest = text.partition(":")
-    kind = kind.strip().lower()
-    if kind == "random" and not rest:
-        return RandomAgent(seed)
-    if kind == "greedy" and not rest:
-        return GreedyAgent(seed)
-    if kind == "mcts":
-        from taluva.ai.mcts import MctsAgent
-
-        options = _options(text, rest, {"iterations", "time"})
-        iterations = (
-            int(_number(text, options, "iterations", int)) if "iterations" in options else None
-        )
-        seconds = _number(text, options, "time", float) if "time" in options else None
-        return MctsAgent(seed, iterations=iterations, seconds=seconds)
-    if kind == "level":
-        from taluva.ai.levels import LEVELS, level_agent
-
-        if rest.strip() not in {str(n) for n in LEVELS}:
-            raise InvalidAgentSpec(
-                f"agent {text!r}: a level is a whole number from 1 to {len(LEVELS)}"
-            )
-        return level_agent(int(rest), seed)
-    if kind == "engine":
-        from taluva.ai.protocol import ENGINE_TIMEOUT, EngineAgent
-
-        if not rest.strip():
-            raise InvalidAgentSpec(f"agent {text!r}: give the command, e.g. 'engine:taluva engine'")
-        timeout = ENGINE_TIMEOUT if engine_timeout is None else engine_timeout
-        return EngineAgent(rest.strip(), seed, timeout=timeout)
-    raise InvalidAgentSpec(f"unknown agent {text!r}: expected one of {', '.join(AGENT_SPECS)}")
-
-
-def _options(text: str, rest: str, allowed: set[str]) -> dict[str, str]:
-    options: dict[str, str] = {}
-    for part in rest.split(","):
-        if not part.strip():
-            continue
-        key, sep, value = part.partition("=")
-        key = key.strip().lower()
-        if not sep or key not in allowed:
-            raise InvalidAgentSpec(
-                f"agent {text!r}: {part.strip()!r} is not an option; use "
-                + " or ".join(f"{name}=VALUE" for name in sorted(allowed))
-            )
-        options[key] = value.strip()
-    return options
-
-
-def _number(text: str, options: dict[str, str], key: str, kind: type[int] | type[float]) -> float:
-    raw = options[key]
-    try:
-        value = kind(raw)
-    except ValueError:
-        raise InvalidAgentSpec(f"agent {text!r}: {key}={raw!r} is not a number") from None
-    if not value > 0 or value != value or value == float("inf"):
-        raise InvalidAgentSpec(f"agent {text!r}: {key} must be a positive number, not {raw}")
-    return value

@@ -18,10 +18,13 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from taluva.ai.agents import Agent, make_agent
+from openskill.models import PlackettLuce
+from tqdm import tqdm  # type: ignore[import-untyped]
+
+from taluva.ai.agents import Agent
+from taluva.ai.specs import make_agent
 from taluva.engine.errors import IllegalMove
 from taluva.engine.game import Game
-from taluva.engine.outcome import Outcome
 
 Task = dict[str, Any]
 TaskResult = dict[str, Any]
@@ -139,27 +142,6 @@ def local_map(workers: int) -> MapFunction:
 
         with multiprocessing.get_context("spawn").Pool(min(workers, len(tasks))) as pool:
             yield from pool.imap(fn, tasks)
-
-    return run
-
-
-def ray_map(address: str) -> MapFunction:
-    """The map of ``taluva.research.ray_backend`` on a Ray cluster; a clear error without Ray."""
-    import importlib
-
-    try:
-        backend = importlib.import_module("taluva.research.ray_backend").ray_map
-    except (ImportError, AttributeError) as error:
-        raise RuntimeError(
-            f"--ray needs Ray and taluva.research.ray_backend ({error}); install the "
-            "'research' extra: pip install 'taluva[research]'"
-        ) from None
-
-    def run(fn: Callable[[Task], TaskResult], tasks: Sequence[Task]) -> Iterator[TaskResult]:
-        try:
-            yield from backend(fn, tasks, address)
-        except ImportError as error:
-            raise RuntimeError(f"--ray needs Ray installed ({error})") from None
 
     return run
 
@@ -306,12 +288,7 @@ def report(results: Sequence[TaskResult]) -> Report:
     standings: dict[str, Standing] = {}
     reasons: dict[str, int] = {}
     errors = []
-    try:
-        from openskill.models import PlackettLuce
-    except ImportError:  # ratings are optional; win rates are not
-        model = None
-    else:
-        model = PlackettLuce()
+    model = PlackettLuce()
     ratings: dict[str, Any] = {}
     for r in results:
         specs = r["agents"]
@@ -330,19 +307,17 @@ def report(results: Sequence[TaskResult]) -> Report:
             s.seconds += r["seconds"][seat]
             s.moves += r["moves"][seat]
             s.longest = max(s.longest, r["longest"][seat])
-        if model is not None:
-            labels = sorted(set(specs), key=specs.index)
-            if len(labels) > 1:
-                for label in labels:
-                    ratings.setdefault(label, model.rating(name=label))
-                mean_place = [
-                    sum(places[i] for i, spec in enumerate(specs) if spec == label)
-                    / specs.count(label)
-                    for label in labels
-                ]
-                rated = model.rate([[ratings[label]] for label in labels], ranks=mean_place)
-                for label, team in zip(labels, rated, strict=True):
-                    ratings[label] = team[0]
+        labels = sorted(set(specs), key=specs.index)
+        if len(labels) > 1:
+            for label in labels:
+                ratings.setdefault(label, model.rating(name=label))
+            mean_place = [
+                sum(places[i] for i, spec in enumerate(specs) if spec == label) / specs.count(label)
+                for label in labels
+            ]
+            rated = model.rate([[ratings[label]] for label in labels], ranks=mean_place)
+            for label, team in zip(labels, rated, strict=True):
+                ratings[label] = team[0]
     for label, rating in ratings.items():
         standings[label].mu = rating.mu
         standings[label].sigma = rating.sigma
@@ -361,31 +336,14 @@ def _places(ranking: list[list[int]], players: int) -> list[float]:
     return places
 
 
-def outcome_of(result: TaskResult) -> Outcome | None:
-    """The game's outcome as the engine states it (None for a forfeit)."""
-    return None if result["error"] else Outcome.from_json(result["record"]["result"])
-
-
 def stderr_progress(stream: IO[str] = sys.stderr) -> Callable[[int, int], None]:
-    """A progress bar on a terminal: tqdm when installed, else a counter on one line."""
-    import importlib
-
-    bar: Any
-    try:
-        bar = importlib.import_module("tqdm").tqdm(total=0, unit="game", file=stream, leave=False)
-    except ImportError:
-        bar = None
+    """A progress bar (tqdm) for ``run_tasks``, on standard error by default."""
+    bar = tqdm(total=0, unit="game", file=stream, leave=False)
 
     def show(done: int, total: int) -> None:
-        if bar is not None:
-            bar.total = total
-            bar.update(done - bar.n)
-            if done == total:
-                bar.close()
-        else:
-            stream.write(f"\r{done}/{total} games")
-            if done == total:
-                stream.write("\n")
-            stream.flush()
+        bar.total = total
+        bar.update(done - bar.n)
+        if done == total:
+            bar.close()
 
     return show

@@ -14,6 +14,7 @@ from typing import Final
 
 from taluva.ai.agents import SAFETY, Agent, GreedyAgent, PlanningAgent
 from taluva.ai.evaluation import DEFAULT_EVALUATOR, Evaluator
+from taluva.ai.mcts import MctsAgent
 from taluva.ai.turns import plan_turns
 from taluva.engine.game import Game
 from taluva.engine.moves import Move
@@ -45,7 +46,7 @@ LEVELS: Final = {
     4: Level(4, "hard", "mcts", iterations=150, seconds=4.0),
     5: Level(5, "strongest", "mcts", iterations=800, seconds=8.0),
 }
-"""The levels; ``mcts`` without a budget plays like level 5."""
+"""The levels; the agent ``mcts`` without a budget plays like the top one."""
 
 TOP_LEVEL: Final = max(LEVELS)
 
@@ -87,8 +88,6 @@ def level_agent(number: int, seed: int | None = None) -> Agent:
         agent: Agent = GreedyAgent(seed, seconds=level.seconds)
         agent.name = f"level:{number}"
         return agent
-    from taluva.ai.mcts import MctsAgent
-
     return MctsAgent(
         seed, iterations=level.iterations, seconds=level.seconds, name=f"level:{number}"
     )

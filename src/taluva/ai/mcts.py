@@ -208,7 +208,7 @@ class MctsAgent(PlanningAgent):
     """The strong agent: a turn-level Monte Carlo tree search (see the module docstring).
 
     Bounded by ``iterations``, by ``seconds`` of thinking per turn, or by both (whichever ends
-    first); with neither it plays like the top level.
+    first); ``taluva.ai.levels`` names the budgets people play against.
     """
 
     def __init__(
@@ -221,10 +221,7 @@ class MctsAgent(PlanningAgent):
         name: str | None = None,
     ) -> None:
         if iterations is None and seconds is None:
-            from taluva.ai.levels import LEVELS, TOP_LEVEL
-
-            iterations, seconds = LEVELS[TOP_LEVEL].iterations, LEVELS[TOP_LEVEL].seconds
-            name = name or "mcts"
+            raise ValueError("a search needs a budget: iterations, seconds or both")
         if name is None:
             parts = [f"iterations={iterations}"] if iterations is not None else []
             parts += [f"time={seconds:g}"] if seconds is not None else []

@@ -21,6 +21,8 @@ from typing import IO, Final
 
 import taluva
 from taluva.ai.agents import Agent
+from taluva.ai.levels import LEVELS, TOP_LEVEL, level_agent
+from taluva.ai.mcts import MctsAgent
 from taluva.engine.errors import IllegalMove, InvalidOption, InvalidRecord
 from taluva.engine.game import Game
 from taluva.engine.moves import Move
@@ -34,7 +36,11 @@ ENGINE_TIMEOUT: Final = 60.0
 
 _OPTIONS: Final = {
     "seed": ("int", "0", "seed of the searches (same seed, same answers)"),
-    "level": ("int 1-5", "5", "level used by a bestmove without a budget"),
+    "level": (
+        f"int {min(LEVELS)}-{max(LEVELS)}",
+        str(TOP_LEVEL),
+        "level used by a bestmove without a budget",
+    ),
 }
 
 
@@ -45,7 +51,7 @@ class ProtocolError(ValueError):
 class EngineSession:
     """The state of one protocol conversation: the game, the options, and the commands."""
 
-    def __init__(self, level: int = 5, seed: int = 0) -> None:
+    def __init__(self, level: int = TOP_LEVEL, seed: int = 0) -> None:
         self.game: Game | None = None
         self.seed = seed
         self.level = level
@@ -107,8 +113,8 @@ class EngineSession:
         if not _is_int(value):
             raise ProtocolError(f"option {name} takes a whole number, not {value!r}")
         if name == "level":
-            if not 1 <= int(value) <= 5:
-                raise ProtocolError(f"level is {value}: choose from 1 to 5")
+            if int(value) not in LEVELS:
+                raise ProtocolError(f"level is {value}: choose from {min(LEVELS)} to {max(LEVELS)}")
             self.level = int(value)
         else:
             self.seed = int(value)
@@ -169,9 +175,6 @@ class EngineSession:
         if game.result is not None:
             raise ProtocolError("the game is over: there is no move to make")
         words = rest.split()
-        from taluva.ai.levels import level_agent
-        from taluva.ai.mcts import MctsAgent
-
         agent: Agent
         if not words:
             agent = level_agent(self.level, self.seed)
@@ -213,7 +216,10 @@ class EngineSession:
 
 
 def serve(
-    stdin: IO[str] | None = None, stdout: IO[str] | None = None, level: int = 5, seed: int = 0
+    stdin: IO[str] | None = None,
+    stdout: IO[str] | None = None,
+    level: int = TOP_LEVEL,
+    seed: int = 0,
 ) -> int:
     """Answer protocol commands from ``stdin`` until it closes or ``quit``; return 0."""
     stdin = sys.stdin if stdin is None else stdin

@@ -35,9 +35,9 @@ def ray_map(fn: Callable[[T], R], tasks: Iterable[T], address: str) -> list[R]:
     if not isinstance(address, str) or not address.strip():
         raise RayUnavailable("a Ray address is needed: HOST:PORT, auto, ray://HOST:PORT or local")
     address = address.strip()
+    ray = _ray()
     if address != LOCAL:
         _check_reachable(address)
-    ray = _ray()
     if not ray.is_initialized():
         _connect(ray, address)
     remote = ray.remote(num_cpus=1, max_retries=1)(fn)

@@ -3,7 +3,7 @@
 ``create_app(settings)`` builds the FastAPI application; ``taluva serve`` runs it with uvicorn.
 The server is the authority: it checks who asks, checks the move with the engine, stores it,
 and only then tells every connected client. The names below are loaded on first use, so
-that importing ``taluva.server.commands`` (every ``taluva`` command does) stays cheap.
+that importing ``taluva.server.config`` (every ``taluva`` command does) stays cheap.
 """
 
 from __future__ import annotations

@@ -1,4 +1,8 @@
-"""The terminal layer's subcommands: ``play``, ``replay`` and ``show``."""
+"""The terminal's commands: ``play``, ``replay`` and ``show``.
+
+Only the full-screen game needs an extra (``terminal``: Textual) and ``show --png`` another
+(``png``: resvg); ``--plain`` and ``show`` as text or SVG need nothing but the engine.
+"""
 
 from __future__ import annotations
 
@@ -6,14 +10,14 @@ import argparse
 import random
 import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Final
 
-from taluva.cli import EXIT_CODES_HELP, InputError, UsageError, read_game
-from taluva.engine.errors import InvalidOption
+from taluva.cli.common import FORMATTER, new_game, read_game, write_bytes
+from taluva.cli.errors import EXIT_CODES_HELP, UsageError, needs_extra
 from taluva.engine.game import Game
 
 DEFAULT_SEATS: Final = "human,ai:3"
-_FORMATTER: Final = argparse.RawDescriptionHelpFormatter
 
 PLAY_EPILOG: Final = f"""\
 seats (--players, 2 to 5, comma-separated):
@@ -47,7 +51,7 @@ def register(subparsers: Any) -> None:
         "with text and reads moves line by line (for scripts, screen readers and dumb "
         "terminals), and with AI seats only plays the whole game without input.",
         epilog=PLAY_EPILOG,
-        formatter_class=_FORMATTER,
+        formatter_class=FORMATTER,
     )
     play.add_argument(
         "--players",
@@ -104,7 +108,7 @@ def register(subparsers: Any) -> None:
         "Home/End jump to the start or the end. With --plain, type n, p, a ply number or q.",
         epilog="examples:\n  taluva replay game.json\n  taluva replay game.json --ply 20\n"
         f"  taluva replay game.json --plain < steps.txt\n\n{EXIT_CODES_HELP}",
-        formatter_class=_FORMATTER,
+        formatter_class=FORMATTER,
     )
     _record_argument(replay)
     replay.add_argument("--ply", type=int, metavar="N", help="start at ply N (default 0)")
@@ -120,7 +124,7 @@ def register(subparsers: Any) -> None:
         "printed as text.",
         epilog="examples:\n  taluva show game.json\n  taluva show game.json --ply 12 --svg "
         "move12.svg\n  taluva show game.json --png board.png --size 48\n\n" + EXIT_CODES_HELP,
-        formatter_class=_FORMATTER,
+        formatter_class=FORMATTER,
     )
     _record_argument(show)
     show.add_argument("--ply", type=int, metavar="N", help="the position after N moves")
@@ -142,6 +146,7 @@ def _record_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
+    from taluva.ai.levels import LEVELS
     from taluva.terminal.session import SeatError, Session, parse_seats
 
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
@@ -152,9 +157,15 @@ def _cmd_play(args: argparse.Namespace) -> int:
             if args.players is None:
                 seats = parse_seats(",".join(["human"] + ["ai"] * (game.player_count - 1)))
         else:
-            game = _new_game(args, [seat.name for seat in seats], seed)
-        if not 1 <= args.hint_level <= 5:
-            raise UsageError(f"--hint-level {args.hint_level}: choose 1 to 5")
+            game = new_game(
+                [seat.name for seat in seats],
+                seed,
+                args.tiles_per_player,
+                args.expansions or (),
+                args.house_rules or (),
+            )
+        if args.hint_level not in LEVELS:
+            raise UsageError(f"--hint-level {args.hint_level}: choose 1 to {max(LEVELS)}")
         if args.ai_delay < 0:
             raise UsageError(f"--ai-delay {args.ai_delay}: a pause cannot be negative")
         session = Session(game, seats, seed)
@@ -164,36 +175,17 @@ def _cmd_play(args: argparse.Namespace) -> int:
         from taluva.terminal.plain import run_plain
 
         return run_plain(session, sys.stdin, sys.stdout, scale=1 if args.compact else 2)
-    app_class = _app_module().TaluvaApp
-    app = app_class(session, ai_delay=args.ai_delay, hint_level=args.hint_level)
+    app = _app_module().TaluvaApp(session, ai_delay=args.ai_delay, hint_level=args.hint_level)
     app.run()
     return 0
 
 
-def _new_game(args: argparse.Namespace, names: list[str], seed: int) -> Game:
-    try:
-        return Game.new(
-            players=names,
-            seed=seed,
-            tiles_per_player=args.tiles_per_player,
-            expansions=args.expansions or (),
-            house_rules=args.house_rules or (),
-        )
-    except InvalidOption as error:
-        raise UsageError(str(error)) from None
-
-
-def _app_module() -> Any:
+def _app_module() -> ModuleType:
     """The Textual app, or a clear error saying how to get it (or to use --plain)."""
+    with needs_extra("terminal", "the full-screen game needs Textual", ", or use --plain"):
+        from taluva.terminal import app
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise UsageError("the full-screen game needs a terminal; use --plain for pipes and scripts")
-    try:
-        from taluva.terminal import app
-    except ImportError as error:
-        raise UsageError(
-            f"the full-screen game needs Textual ({error}): pip install 'taluva[terminal]', "
-            "or use --plain"
-        ) from None
     return app
 
 
@@ -204,8 +196,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         from taluva.terminal.replay import run_plain_replay
 
         return run_plain_replay(game, start, sys.stdin, sys.stdout)
-    app = _app_module()
-    app.ReplayApp(game, start).run()
+    _app_module().ReplayApp(game, start).run()
     return 0
 
 
@@ -239,7 +230,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
         if args.svg == "-":
             sys.stdout.write(text)
         else:
-            _write(Path(args.svg), text.encode("utf-8"))
+            write_bytes(Path(args.svg), text.encode("utf-8"))
     if args.png is not None:
         from taluva.render.raster import PngUnavailable, png_board
 
@@ -249,12 +240,5 @@ def _cmd_show(args: argparse.Namespace) -> int:
             picture = png_board(game, ply, args.size, coordinates=coordinates)
         except PngUnavailable as error:
             raise UsageError(str(error)) from None
-        _write(Path(args.png), picture)
+        write_bytes(Path(args.png), picture)
     return 0
-
-
-def _write(path: Path, data: bytes) -> None:
-    try:
-        path.write_bytes(data)
-    except OSError as error:
-        raise InputError.unwritable(path, error) from None

@@ -1,14 +1,25 @@
-"""The AI's subcommands: ``taluva hint``, ``taluva arena`` and ``taluva engine``."""
+"""The AI's commands: ``hint``, ``arena`` and ``engine``.
+
+``hint`` and ``engine`` need nothing but the engine and the AI; ``arena`` needs the ``ai``
+extra (openskill for the ratings, tqdm for the progress bar), and ``arena --ray`` the
+``research`` extra (Ray).
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Final
 
-_EXIT_CODES = """\
+from taluva.ai.levels import LEVELS
+from taluva.cli.common import FORMATTER, read_game
+from taluva.cli.errors import InputError, UsageError, needs_extra
+
+_EXIT_CODES: Final = """\
 exit codes:
   0    success
   1    an input file is missing, unreadable or not a valid game record
@@ -17,7 +28,6 @@ exit codes:
 
 def register(subparsers: Any) -> None:
     """Add ``hint``, ``arena`` and ``engine`` to the ``taluva`` command line."""
-    formatter = argparse.RawDescriptionHelpFormatter
     hint = subparsers.add_parser(
         "hint",
         help="suggest the best move for the side to move, with its evaluation",
@@ -26,7 +36,7 @@ def register(subparsers: Any) -> None:
         "that player, from 0 (sure loss) to 1 (sure win).",
         epilog="examples:\n  taluva hint game.json\n  taluva hint game.json --level 3 --json\n"
         "  taluva new --seed 3 | taluva hint -\n\n" + _EXIT_CODES,
-        formatter_class=formatter,
+        formatter_class=FORMATTER,
     )
     hint.add_argument("record", metavar="RECORD", help="a game record; '-' reads standard input")
     hint.add_argument(
@@ -48,7 +58,7 @@ def register(subparsers: Any) -> None:
         "  taluva arena level:5 greedy greedy greedy --games 8 --records games.jsonl\n"
         "  taluva arena greedy --engine 'python my_bot.py' --games 10\n"
         "  taluva arena mcts greedy --ray 10.0.0.5:6379\n\n" + _EXIT_CODES,
-        formatter_class=formatter,
+        formatter_class=FORMATTER,
     )
     arena.add_argument("agents", nargs="*", metavar="AGENT", help="one agent per seat")
     arena.add_argument(
@@ -104,7 +114,7 @@ def register(subparsers: Any) -> None:
         "with 'ok'. See docs/engine-protocol.md.",
         epilog="example:\n  printf 'newgame players=2 seed=1\\nbestmove iterations 20\\n' | "
         "taluva engine\n\n" + _EXIT_CODES,
-        formatter_class=formatter,
+        formatter_class=FORMATTER,
     )
     engine.add_argument(
         "--level",
@@ -118,8 +128,10 @@ def register(subparsers: Any) -> None:
 
 
 def _level(text: str) -> int:
-    if text not in {"1", "2", "3", "4", "5"}:
-        raise argparse.ArgumentTypeError(f"level {text!r}: choose a whole number from 1 to 5")
+    if text not in {str(number) for number in LEVELS}:
+        raise argparse.ArgumentTypeError(
+            f"level {text!r}: choose a whole number from {min(LEVELS)} to {max(LEVELS)}"
+        )
     return int(text)
 
 
@@ -145,7 +157,6 @@ def _seconds(text: str) -> float:
 
 def _cmd_hint(args: argparse.Namespace) -> int:
     from taluva.ai.hint import hint_plan
-    from taluva.cli import UsageError, read_game
 
     game = read_game(args.record)
     if game.result is not None:
@@ -173,9 +184,10 @@ def _cmd_hint(args: argparse.Namespace) -> int:
 
 
 def _cmd_arena(args: argparse.Namespace) -> int:
-    from taluva.ai import arena
-    from taluva.ai.agents import InvalidAgentSpec, make_agent
-    from taluva.cli import InputError, UsageError
+    with needs_extra("ai", "the arena needs openskill and tqdm"):
+        from taluva.ai import arena
+    from taluva.ai.specs import InvalidAgentSpec, make_agent
+    from taluva.engine.game import Game
 
     specs = list(args.agents) + [f"engine:{command}" for command in args.engine]
     if not 2 <= len(specs) <= 5:
@@ -192,21 +204,11 @@ def _cmd_arena(args: argparse.Namespace) -> int:
         "expansions": [e.strip() for e in args.expansions.split(",") if e.strip()],
     }
     try:
-        from taluva.engine.game import Game
-
         Game.new(players=len(specs), seed=0, **options)
     except ValueError as error:
         raise UsageError(str(error)) from None
-    mapper: arena.MapFunction
-    if args.ray:
-        try:
-            mapper = arena.ray_map(args.ray)
-        except RuntimeError as error:
-            raise UsageError(str(error)) from None
-    else:
-        import os
-
-        mapper = arena.local_map(args.workers or os.cpu_count() or 1)
+    workers = args.workers or os.cpu_count() or 1
+    mapper = _ray_map(args.ray) if args.ray else arena.local_map(workers)
     if args.engine_timeout is not None:
         options["engine_timeout"] = args.engine_timeout
     tasks = arena.make_tasks(specs, args.games, args.seed, options)
@@ -229,10 +231,6 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     try:
         results = arena.run_tasks(tasks, mapper, arena.stderr_progress() if show else None, save)
-    except RuntimeError as error:
-        if not args.ray:
-            raise
-        raise UsageError(str(error)) from None
     finally:
         if out is not None:
             out.close()
@@ -244,6 +242,25 @@ def _cmd_arena(args: argparse.Namespace) -> int:
         print("\n".join(summary.lines()))
         print(f"took {elapsed:.1f} s")
     return 0
+
+
+Task = dict[str, Any]
+
+
+def _ray_map(
+    address: str,
+) -> Callable[[Callable[[Task], Task], Sequence[Task]], Iterable[Task]]:
+    """The arena's map on the Ray cluster at ``address``; a cluster that cannot be reached
+    (or Ray missing) is a UsageError saying why."""
+    from taluva.research.ray_backend import RayUnavailable, ray_map
+
+    def run(fn: Callable[[Task], Task], tasks: Sequence[Task]) -> list[Task]:
+        try:
+            return ray_map(fn, tasks, address)
+        except RayUnavailable as error:
+            raise UsageError(str(error)) from None
+
+    return run
 
 
 def _cmd_engine(args: argparse.Namespace) -> int:

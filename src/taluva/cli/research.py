@@ -1,4 +1,5 @@
-"""The research layer's subcommand: ``taluva export`` turns arena records into training data."""
+"""The research layer's command: ``taluva export`` turns arena records into training data
+(the ``research`` extra: NumPy)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
+from taluva.cli.errors import InputError, UsageError, needs_extra
 from taluva.engine.errors import InvalidRecord
 from taluva.engine.game import Game
 
@@ -53,9 +55,10 @@ def register(subparsers: Any) -> None:
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
-    from taluva.cli import InputError, UsageError
     from taluva.research.actions import DEFAULT_RADIUS
-    from taluva.research.dataset import export_npz, read_records
+
+    with needs_extra("research", "taluva export needs NumPy"):
+        from taluva.research.dataset import export_npz, read_records
 
     radius = DEFAULT_RADIUS if args.radius is None else args.radius
     if radius < 2:

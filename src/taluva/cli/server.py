@@ -1,13 +1,17 @@
-"""The ``taluva serve`` command: run the game server with uvicorn."""
+"""The server's command: ``taluva serve`` runs the game server with uvicorn (the ``server``
+extra: FastAPI, uvicorn, SQLAlchemy, Alembic)."""
 
 from __future__ import annotations
 
 import argparse
 import logging
 import os
+import socket
 from pathlib import Path
 from typing import Any
 
+from taluva.ai.levels import LEVELS
+from taluva.cli.errors import InputError, UsageError, needs_extra
 from taluva.server.config import Limits, Settings, default_database_url
 
 DEFAULT_LIMITS = Limits()
@@ -63,7 +67,7 @@ def register(subparsers: Any) -> None:
         "--hint-level",
         type=int,
         default=3,
-        choices=range(1, 6),
+        choices=list(LEVELS),
         metavar="L",
         help="AI level of the hint button, 1-5 (default 3)",
     )
@@ -83,15 +87,15 @@ def register(subparsers: Any) -> None:
         f"(default {DEFAULT_LIMITS.http_rate:g})",
     )
     parser.add_argument("--quiet", action="store_true", help="log warnings and errors only")
-    parser.set_defaults(func=run_serve)
+    parser.set_defaults(func=_cmd_serve)
 
 
-def run_serve(args: argparse.Namespace) -> int:
+def _cmd_serve(args: argparse.Namespace) -> int:
     """Start uvicorn with the app; return when it stops."""
-    import uvicorn
+    with needs_extra("server", "the game server needs FastAPI, uvicorn and SQLAlchemy"):
+        import uvicorn
 
-    from taluva.cli import InputError, UsageError
-    from taluva.server.app import create_app
+        from taluva.server.app import create_app
 
     if not 0 < args.port < 65536:
         raise UsageError(f"--port {args.port} is not a port number (1-65535)")
@@ -146,10 +150,6 @@ def run_serve(args: argparse.Namespace) -> int:
 
 def _check_port(host: str, port: int) -> None:
     """Fail with one clear line when the address cannot be listened on (in use, unknown)."""
-    import socket
-
-    from taluva.cli import InputError
-
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as error:
@@ -167,7 +167,6 @@ def _check_database(url: str) -> None:
     """Open the database and apply the migrations now, so a bad URL is one clear line."""
     from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
-    from taluva.cli import InputError, UsageError
     from taluva.server.store import Store
 
     try:

@@ -1,0 +1,91 @@
+"""Agents from their text: ``make_agent("mcts:iterations=200", seed)``, the one place that knows
+every kind of agent (the arena, the terminal's seats and the server's AI seats build theirs
+here)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from taluva.ai.agents import Agent, GreedyAgent, RandomAgent
+from taluva.ai.levels import LEVELS, TOP_LEVEL, level_agent
+from taluva.ai.mcts import MctsAgent
+from taluva.ai.protocol import ENGINE_TIMEOUT, EngineAgent
+
+AGENT_SPECS: Final = (
+    "random",
+    "greedy",
+    "mcts",
+    "mcts:iterations=N",
+    "mcts:time=SECONDS",
+    "level:N",
+    "engine:COMMAND",
+)
+
+
+class InvalidAgentSpec(ValueError):
+    """Agent text that names no agent, or an option it does not have."""
+
+
+def make_agent(spec: str, seed: int | None = None, *, engine_timeout: float | None = None) -> Agent:
+    """Build an agent from its text: ``random``, ``greedy``, ``mcts`` (the top level's budget),
+    ``mcts:iterations=N``, ``mcts:time=SECONDS`` (both may be given, comma-separated),
+    ``level:N`` (1-5) or ``engine:COMMAND`` (an outside program speaking the engine protocol,
+    given ``engine_timeout`` seconds an answer, ``protocol.ENGINE_TIMEOUT`` by default)."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise InvalidAgentSpec(f"agent {spec!r}: expected one of {', '.join(AGENT_SPECS)}")
+    text = spec.strip()
+    kind, _, rest = text.partition(":")
+    kind = kind.strip().lower()
+    if kind == "random" and not rest:
+        return RandomAgent(seed)
+    if kind == "greedy" and not rest:
+        return GreedyAgent(seed)
+    if kind == "mcts":
+        options = _options(text, rest, {"iterations", "time"})
+        if not options:
+            top = LEVELS[TOP_LEVEL]
+            return MctsAgent(seed, iterations=top.iterations, seconds=top.seconds, name="mcts")
+        iterations = (
+            int(_number(text, options, "iterations", int)) if "iterations" in options else None
+        )
+        seconds = _number(text, options, "time", float) if "time" in options else None
+        return MctsAgent(seed, iterations=iterations, seconds=seconds)
+    if kind == "level":
+        if rest.strip() not in {str(n) for n in LEVELS}:
+            raise InvalidAgentSpec(
+                f"agent {text!r}: a level is a whole number from 1 to {len(LEVELS)}"
+            )
+        return level_agent(int(rest), seed)
+    if kind == "engine":
+        if not rest.strip():
+            raise InvalidAgentSpec(f"agent {text!r}: give the command, e.g. 'engine:taluva engine'")
+        timeout = ENGINE_TIMEOUT if engine_timeout is None else engine_timeout
+        return EngineAgent(rest.strip(), seed, timeout=timeout)
+    raise InvalidAgentSpec(f"unknown agent {text!r}: expected one of {', '.join(AGENT_SPECS)}")
+
+
+def _options(text: str, rest: str, allowed: set[str]) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for part in rest.split(","):
+        if not part.strip():
+            continue
+        key, sep, value = part.partition("=")
+        key = key.strip().lower()
+        if not sep or key not in allowed:
+            raise InvalidAgentSpec(
+                f"agent {text!r}: {part.strip()!r} is not an option; use "
+                + " or ".join(f"{name}=VALUE" for name in sorted(allowed))
+            )
+        options[key] = value.strip()
+    return options
+
+
+def _number(text: str, options: dict[str, str], key: str, kind: type[int] | type[float]) -> float:
+    raw = options[key]
+    try:
+        value = kind(raw)
+    except ValueError:
+        raise InvalidAgentSpec(f"agent {text!r}: {key}={raw!r} is not a number") from None
+    if not value > 0 or value != value or value == float("inf"):
+        raise InvalidAgentSpec(f"agent {text!r}: {key} must be a positive number, not {raw}")
+    return value
