@@ -487,7 +487,14 @@ def test_a_live_record_hides_the_pile_and_a_finished_one_replays(client: TestCli
     replayed = taluva.Game.from_record(final)
     assert len(final["deck"]) == 24
     assert dict(replayed.result or {}) == final["result"]
-    assert [str(m) for m in replayed.moves] == state_of(client, game_id)["moves"]
+    state = state_of(client, game_id)
+    assert [str(m) for m in replayed.moves] == state["moves"]
+    assert replayed.result is not None
+    assert state["result"]["explanation"] == replayed.result.reason.description
+    first, *rest = final["result"]["ranking"]
+    expected = [{"seat": seat, "place": 1, "name": "1st"} for seat in first]
+    expected += [{"seat": seat, "place": 2, "name": "2nd"} for group in rest for seat in group]
+    assert state["result"]["places"] == expected
 
 
 def test_the_replay_view_shows_any_earlier_position(client: TestClient) -> None:
@@ -511,7 +518,6 @@ def test_the_replay_view_shows_any_earlier_position(client: TestClient) -> None:
 def test_the_state_shows_ships_lagoons_doubles_and_the_board_zone() -> None:
     from taluva.engine.expansions.board_zones import ZONES
     from taluva.engine.hexes import coords
-    from taluva.server.rooms import Room
     from taluva.server.store import LIVE, StoredGame, StoredSeat, now
     from taluva.server.view import state_view
 
@@ -543,7 +549,7 @@ def test_the_state_shows_ships_lagoons_doubles_and_the_board_zone() -> None:
         seats=[StoredSeat(0, "human", "A"), StoredSeat(1, "human", "B")],
         move_seats=[0] * game.ply,
     )
-    state = state_view(Room(meta, game), game)
+    state = state_view(meta, game)
     assert state["ships"] == [[*coords(h), p] for h, p in sorted(game.ships().items())]
     assert sorted(map(tuple, (hex_ for lagoon in state["lagoons"] for hex_ in lagoon))) == sorted(
         coords(h) for lagoon in game.lagoons() for h in lagoon

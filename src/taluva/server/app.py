@@ -21,13 +21,13 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 import taluva
+from taluva.ai.levels import LEVELS
 from taluva.server.config import Settings
 from taluva.server.errors import ApiError
 from taluva.server.limits import AddressLimiter
 from taluva.server.rooms import GameService, Room
 from taluva.server.store import STATUSES
 from taluva.server.view import summary_view
-from taluva.server.workers import AI_LEVELS
 from taluva.server.ws import serve_socket
 
 log = logging.getLogger("taluva.server")
@@ -236,7 +236,7 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
         if not config_cache:
             config_cache.update(
                 version=taluva.__version__,
-                levels=list(AI_LEVELS),
+                levels=list(LEVELS),
                 tiles_per_player=[12, 18, 24],
                 expansions=available_expansions(),
                 house_rules=["adjacent_hut", "all_tiles"],

@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeVar
 
+from taluva.ai.levels import LEVELS
 from taluva.engine.errors import IllegalMove, InvalidOption
 from taluva.engine.game import Game
 from taluva.engine.record import RECORD_FORMAT
@@ -38,7 +39,7 @@ from taluva.server.store import (
     token_digest,
 )
 from taluva.server.view import state_view
-from taluva.server.workers import AI_LEVELS, AiRunner, ai_spec, fallback_move, move_seed
+from taluva.server.workers import AiRunner, ai_spec, fallback_move, move_seed
 
 log = logging.getLogger("taluva.server")
 
@@ -92,7 +93,7 @@ class Room:
     def state(self) -> dict[str, Any]:
         """The public view of the current position (computed once per change)."""
         if self._cache is None or self._cache[0] != self.version:
-            self._cache = (self.version, state_view(self, self.game))
+            self._cache = (self.version, state_view(self.meta, self.game))
         return self._cache[1]
 
     def broadcast(self, message: dict[str, Any]) -> None:
@@ -248,9 +249,12 @@ class GameService:
             kind = spec.get("kind")
             if kind == "ai":
                 level = spec.get("level")
-                if type(level) is not int or level not in AI_LEVELS:
+                if type(level) is not int or level not in LEVELS:
                     raise ApiError(
-                        422, "bad-request", f"seats[{index}].level must be a whole number 1 to 5"
+                        422,
+                        "bad-request",
+                        f"seats[{index}].level must be a whole number "
+                        f"{min(LEVELS)} to {max(LEVELS)}",
                     )
                 seats.append(StoredSeat(index, "ai", f"AI level {level}", ai_spec(level)))
             elif kind == "human":
@@ -470,7 +474,7 @@ class GameService:
         if ply == room.game.ply:
             return room.state()
         moves = [str(m) for m in room.game.moves[:ply]]
-        return state_view(room, rebuild(room.meta, moves), live=False)
+        return state_view(room.meta, rebuild(room.meta, moves), room.game.ply, live=False)
 
     def public_record(self, room: Room) -> dict[str, Any]:
         """The record to download: whole once finished; while the game runs, the deck is cut

@@ -15,7 +15,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, func, select, update
+from sqlalchemy import Engine, create_engine, event, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -277,13 +277,3 @@ class Store:
                 )
                 for row in rows
             ]
-
-    def count_moves(self, game_id: str) -> int:
-        """How many moves are stored for a game."""
-        with self._session() as session:
-            return int(
-                session.scalar(
-                    select(func.count()).select_from(MoveRow).where(MoveRow.game_id == game_id)
-                )
-                or 0
-            )

@@ -8,22 +8,13 @@ board zone) is read only when the engine offers it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from taluva.engine.game import Game
 from taluva.engine.hexes import coords
+from taluva.engine.outcome import PLACE_NAMES
 from taluva.engine.tiles import TERRAIN_NAMES
 from taluva.server.store import StoredGame, StoredSeat
-
-if TYPE_CHECKING:
-    from taluva.server.rooms import Room
-
-REASONS = {
-    "victory": "placed every piece of two kinds",
-    "last-standing": "every other player was eliminated",
-    "tiles": "the tiles ran out",
-    "no-placement": "no tile could be placed",
-}
 
 
 def _qr(hex_: int) -> list[int]:
@@ -75,7 +66,7 @@ def board_view(game: Game) -> dict[str, Any]:
     return {"hexes": hexes, "buildings": buildings, "ships": ships, "lagoons": lagoons}
 
 
-def players_view(room: Room, game: Game) -> list[dict[str, Any]]:
+def players_view(meta: StoredGame, game: Game) -> list[dict[str, Any]]:
     """One entry per seat: name, human or AI, pieces left, score, whether still in."""
     out = set(game.eliminated)
     return [
@@ -90,30 +81,38 @@ def players_view(room: Room, game: Game) -> list[dict[str, Any]]:
             "destroyed": game.destroyed_huts(seat.seat),
             "eliminated": seat.seat in out,
         }
-        for seat in room.meta.seats
+        for seat in meta.seats
     ]
 
 
 def result_view(game: Game) -> dict[str, Any] | None:
-    """The ranking with the reason, or None while the game runs."""
+    """The ranking with the reason in words and each seat's place, or None while the game
+    runs (clients show the engine's texts rather than keeping their own)."""
     outcome = game.result
     if outcome is None:
         return None
     data = outcome.to_json()
-    data["explanation"] = REASONS.get(data["reason"], data["reason"])
+    data["explanation"] = outcome.reason.description
+    data["places"] = [
+        {"seat": seat, "place": place, "name": PLACE_NAMES[place - 1]}
+        for seat, place in outcome.places().items()
+    ]
     return data
 
 
-def state_view(room: Room, game: Game, *, live: bool = True) -> dict[str, Any]:
-    """The whole public state of a game at ``game``'s position (a past one for replays)."""
-    playing = live and room.meta.status != "open" and not game.is_over
+def state_view(
+    meta: StoredGame, game: Game, plies: int | None = None, *, live: bool = True
+) -> dict[str, Any]:
+    """The whole public state of a game at ``game``'s position: the current one, or a past one
+    for replays (``plies`` then says how many moves the game has)."""
+    playing = live and meta.status != "open" and not game.is_over
     doubles = _optional(game, "doubles")
     return {
-        "id": room.meta.id,
-        "name": room.meta.name,
-        "status": room.meta.status if live else ("finished" if game.is_over else "replay"),
+        "id": meta.id,
+        "name": meta.name,
+        "status": meta.status if live else ("finished" if game.is_over else "replay"),
         "ply": game.ply,
-        "plies": room.game.ply,
+        "plies": game.ply if plies is None else plies,
         "phase": game.phase,
         "to_move": game.to_move,
         "tile": game.tile,
@@ -121,11 +120,11 @@ def state_view(room: Room, game: Game, *, live: bool = True) -> dict[str, Any]:
         "doubles": list(doubles) if doubles is not None else [],
         "zone": zone_view(_optional(game, "zone")),
         "options": game.options,
-        "hints": room.meta.hints,
-        "players": players_view(room, game),
+        "hints": meta.hints,
+        "players": players_view(meta, game),
         **board_view(game),
         "moves": [str(move) for move in game.moves],
-        "movers": room.meta.move_seats[: game.ply],
+        "movers": meta.move_seats[: game.ply],
         "legal": sorted(str(move) for move in game.legal_moves()) if playing else [],
         "result": result_view(game),
         "terrains": list(TERRAIN_NAMES),

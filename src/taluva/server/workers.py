@@ -16,11 +16,10 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from taluva.ai import hint, make_agent
 from taluva.engine.game import Game
 
 log = logging.getLogger("taluva.server")
-
-AI_LEVELS = (1, 2, 3, 4, 5)
 
 
 def ai_spec(level: int) -> str:
@@ -42,11 +41,6 @@ def fallback_move(game: Game, seed: int) -> str:
 def choose_move(record: dict[str, Any], spec: str, seed: int) -> str:
     """Run in a worker: rebuild the game and ask the agent ``spec`` for its move text."""
     game = Game.from_record(record)
-    try:
-        from taluva.ai import make_agent
-    except ImportError:
-        log.error("taluva.ai is not available: AI seats play random legal moves")
-        return fallback_move(game, seed)
     agent = make_agent(spec, seed)
     move = agent.choose(game.copy())
     return str(move)
@@ -54,8 +48,6 @@ def choose_move(record: dict[str, Any], spec: str, seed: int) -> str:
 
 def hint_move(record: dict[str, Any], level: int) -> tuple[str, float]:
     """Run in a worker: the move ``taluva.ai.hint`` suggests and its evaluation in [0, 1]."""
-    from taluva.ai import hint
-
     game = Game.from_record(record)
     move, value = hint(game, level)
     return str(move), float(value)

@@ -11,7 +11,6 @@ import {
 } from "./hex.js";
 
 const PIECES = [["huts", "Huts"], ["temples", "Temples"], ["towers", "Towers"], ["ships", "Ships"]];
-const PLACES = ["1st", "2nd", "3rd", "4th", "5th"];
 const KEY_MOVES = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
 export class GamePage {
@@ -381,15 +380,10 @@ export class GamePage {
       clear(this.resultBox);
       return;
     }
-    let place = 1;
-    const rows = [];
-    for (const group of s.result.ranking) {
-      for (const seat of group) {
-        const p = s.players[seat];
-        rows.push(h("li", {}, `${PLACES[place - 1]}: `, h("strong", {}, p.name), ` (score ${p.score})`));
-      }
-      place += group.length;
-    }
+    const rows = s.result.places.map(({ seat, name }) => {
+      const p = s.players[seat];
+      return h("li", {}, `${name}: `, h("strong", {}, p.name), ` (score ${p.score})`);
+    });
     clear(this.resultBox,
       h("h3", {}, "Final ranking"),
       h("ol", { class: "ranking" }, ...rows),
