@@ -262,6 +262,7 @@ def test_a_finished_game_shows_the_ranking_and_replays(
     page.goto(f"{server_url}/#/game/{game_id}")
     page.wait_for_selector(".result .ranking li")
     assert page.locator(".reason").inner_text().startswith("Why it ended: ")
+    assert page.locator(".result .ranking li").first.inner_text().startswith("1st: ")
     assert status(page) == "Game over."
     screenshot(page, "07-finished")
     total = page.locator(".log .log-move").count()
