@@ -570,6 +570,20 @@ async def test_hint_shows_the_ais_suggestion_and_moves_the_ghost_there() -> None
         assert game.moves[-1] == expected
 
 
+def test_the_result_says_why_in_the_engines_words_and_names_every_place() -> None:
+    game = random_game(3, players=3)
+    assert game.result is not None
+    session = Session(game, parse_seats("human,human,human"))
+    lines = session.result_lines()
+    assert lines[0] == f"Game over: {game.result.reason.description}."
+    expected = []
+    for index, group in enumerate(game.result.ranking):
+        place = ("1st", "2nd", "3rd")[sum(map(len, game.result.ranking[:index]))]
+        shared = " (shared)" if len(group) > 1 else ""
+        expected += [f"{place}{shared}: {session.player_label(p)}" for p in group]
+    assert [line.split(", score ")[0] for line in lines[1:]] == expected
+
+
 @run_async
 async def test_end_screen_ranks_the_players_and_undo_goes_back_into_the_game() -> None:
     game = random_game(3)

@@ -32,7 +32,7 @@ from textual.widgets.option_list import Option
 from taluva.engine.errors import IllegalMove, InvalidRecord
 from taluva.engine.game import Game
 from taluva.engine.hexes import DELTAS, coords, format_hex, hex_at, pixel_centre
-from taluva.engine.moves import Move
+from taluva.engine.moves import DOUBLE, HUT, Move
 from taluva.engine.tiles import (
     TERRAIN_NAMES,
     double_footprint,
@@ -643,7 +643,7 @@ class TaluvaApp(App[None]):
                 text.append(f"Tile {tile_words(code)}, orientation {self.orientation}\n")
             else:
                 assert double is not None
-                move = Move("double", hex_at(0, 0), self.orientation, (), double)
+                move = Move(DOUBLE, hex_at(0, 0), self.orientation, (), double)
                 words = tile_words(double, True)
                 text.append(f"Double-hex {words}, orientation {self.orientation}\n")
             overlay = Overlay(ghost=ghost_cells(move, code), highlight=frozenset())
@@ -944,7 +944,7 @@ class TaluvaApp(App[None]):
         )
 
     def why_no_build(self) -> str:
-        reason = self.game.explain(Move("hut", self.cursor))
+        reason = self.game.explain(Move(HUT, self.cursor))
         return reason or "nothing may be built here now"
 
     def action_draw_choice(self) -> None:

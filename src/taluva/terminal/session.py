@@ -9,33 +9,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final, Protocol
+from typing import Final
 
+from taluva.ai import Agent, hint, make_agent
+from taluva.ai.levels import LEVELS
 from taluva.engine.errors import IllegalMove, InvalidRecord
-from taluva.engine.game import Game
+from taluva.engine.game import Game, load_record, save_record
 from taluva.engine.hexes import format_hex
 from taluva.engine.moves import Move
-from taluva.engine.outcome import STARTING_SUPPLY
-from taluva.engine.record import load_record, save_record
+from taluva.engine.outcome import PLACE_NAMES, STARTING_SUPPLY
 from taluva.engine.tiles import TERRAIN_LETTERS, TERRAIN_NAMES
 from taluva.render.position import ships_of
 from taluva.render.style import PLAYER_COLOUR_NAMES
 
-AI_LEVELS: Final = (1, 2, 3, 4, 5)
 DEFAULT_AI: Final = "level:3"
-PLACES: Final = ("1st", "2nd", "3rd", "4th", "5th")
-REASONS: Final = {
-    "victory": "a player placed all the pieces of two kinds",
-    "last-standing": "every other player was eliminated",
-    "tiles": "no tile was left to take",
-    "no-placement": "no tile could be placed anywhere in the zone",
-}
-
-
-class Agent(Protocol):
-    """What the AI layer's agents offer: a move for a copy of the game."""
-
-    def choose(self, game: Game) -> Move: ...
 
 
 class SeatError(ValueError):
@@ -95,8 +82,10 @@ def _agent_spec(rest: str, item: str) -> str:
     if not rest:
         return DEFAULT_AI
     if rest.isdigit():
-        if int(rest) not in AI_LEVELS:
-            raise SeatError(f"--players: {item!r}: AI levels go from 1 to 5")
+        if int(rest) not in LEVELS:
+            raise SeatError(
+                f"--players: {item!r}: AI levels go from {min(LEVELS)} to {max(LEVELS)}"
+            )
         return f"level:{rest}"
     return rest
 
@@ -104,14 +93,6 @@ def _agent_spec(rest: str, item: str) -> str:
 def make_agents(seats: Sequence[Seat], seed: int | None) -> dict[int, Agent]:
     """An agent for each AI seat, seeded per seat so a seeded game replays the same."""
     agents: dict[int, Agent] = {}
-    if not any(seat.is_ai for seat in seats):
-        return agents
-    try:
-        from taluva.ai import make_agent
-    except ImportError as error:
-        raise SeatError(
-            f"AI seats need the AI layer (taluva.ai), which is missing: {error}"
-        ) from None
     for index, seat in enumerate(seats):
         if seat.is_ai:
             try:
@@ -123,10 +104,6 @@ def make_agents(seats: Sequence[Seat], seed: int | None) -> dict[int, Agent]:
 
 def ai_hint(game: Game, level: int = 5) -> tuple[Move, float]:
     """The AI's suggestion for the side to move and its evaluation in [0, 1]."""
-    try:
-        from taluva.ai import hint
-    except ImportError as error:
-        raise IllegalMove(f"no hint: the AI layer (taluva.ai) is missing ({error})") from None
     move, value = hint(game.copy(), level)
     return move, float(value)
 
@@ -236,22 +213,20 @@ class Session:
         outcome = self.game.result
         if outcome is None:
             return ["The game is not over."]
-        lines = [f"Game over: {REASONS.get(str(outcome.reason), str(outcome.reason))}."]
-        place = 0
-        for group in outcome.ranking:
-            for player in group:
-                supply = self.game.supply(player)
-                placed = ", ".join(
-                    count(STARTING_SUPPLY[index] - supply[name], name)
-                    for index, name in ((1, "temples"), (2, "towers"), (0, "huts"))
-                )
-                shared = " (shared)" if len(group) > 1 else ""
-                out = ", eliminated" if player in self.game.eliminated else ""
-                lines.append(
-                    f"{PLACES[place]}{shared}: {self.player_label(player)}, score "
-                    f"{self.game.score(player)} ({placed} placed{out})"
-                )
-            place += len(group)
+        lines = [f"Game over: {outcome.reason.description}."]
+        places = outcome.places()
+        for player, place in places.items():
+            supply = self.game.supply(player)
+            placed = ", ".join(
+                count(STARTING_SUPPLY[index] - supply[name], name)
+                for index, name in ((1, "temples"), (2, "towers"), (0, "huts"))
+            )
+            shared = " (shared)" if list(places.values()).count(place) > 1 else ""
+            out = ", eliminated" if player in self.game.eliminated else ""
+            lines.append(
+                f"{PLACE_NAMES[place - 1]}{shared}: {self.player_label(player)}, score "
+                f"{self.game.score(player)} ({placed} placed{out})"
+            )
         return lines
 
     def task(self) -> str:
