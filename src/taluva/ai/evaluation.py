@@ -99,12 +99,12 @@ def outcome_results(outcome: Outcome, players: int, win_share: float = 0.0) -> l
     """Each player's result in [0, 1]: the share of the others they finished ahead of (a
     shared place counts half), mixed with ``win_share`` of a win (1, split among those
     sharing first place); the two are the same with two players."""
+    places = outcome.places()
     results = [0.0] * players
-    below = players
-    for group in outcome.ranking:
-        below -= len(group)
-        for p in group:
-            results[p] = (below + 0.5 * (len(group) - 1)) / max(1, players - 1)
+    for p, place in places.items():
+        below = sum(1 for other in places.values() if other > place)
+        tied = sum(1 for other in places.values() if other == place) - 1
+        results[p] = (below + 0.5 * tied) / max(1, players - 1)
     if win_share:
         winners = outcome.ranking[0]
         for p in range(players):

@@ -322,13 +322,11 @@ def returns_of(outcome: Outcome, players: int) -> list[float]:
     >>> returns_of(Outcome(((1,), (0, 2)), Reason.TILES), 3)
     [-0.5, 1.0, -0.5]
     """
+    places = outcome.places()
     values = [0.0] * players
-    above = 0
-    for group in outcome.ranking:
-        below = players - above - len(group)
-        for player in group:
-            values[player] = (below - above) / (players - 1)
-        above += len(group)
+    for player, place in places.items():
+        below = sum(1 for other in places.values() if other > place)
+        values[player] = (below - (place - 1)) / (players - 1)
     return values
 
 

@@ -20,8 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from taluva.engine.errors import InvalidRecord
-from taluva.engine.game import Game
-from taluva.engine.record import game_from_record
+from taluva.engine.game import Game, game_from_record
 from taluva.research.actions import DEFAULT_RADIUS, OutsideWindow, returns_of
 from taluva.research.observations import Observer
 

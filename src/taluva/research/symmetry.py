@@ -9,7 +9,6 @@ rotation-symmetric, so ``rotate_game`` refuses games played on one.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -83,11 +82,6 @@ def rotate_action(game: Game, action: int, k: int, space: ActionSpace) -> int:
             raise ValueError(f"{move}: no lagoon there in this position")
         return space.ship_base + space.hex_index(min(rotate_hex(h, k) for h in lagoon))
     return space.encode(None, rotate_move(move, k))
-
-
-def rotate_actions(game: Game, actions: Iterable[int], k: int, space: ActionSpace) -> list[int]:
-    """Several actions of one position turned (``rotate_action``), sorted."""
-    return sorted(rotate_action(game, action, k, space) for action in actions)
 
 
 def rotate_policy(
