@@ -25,6 +25,7 @@ system-deps:
 test: $(STAMP) system-deps
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy src/taluva
+	$(BIN)/lint-imports
 	$(BIN)/pytest
 
 demo: $(STAMP)
