@@ -12,12 +12,15 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Final
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Final
 
 from taluva.ai.levels import LEVELS
-from taluva.cli.common import FORMATTER, read_game
+from taluva.cli.common import FORMATTER, progress_wanted, read_game
 from taluva.cli.errors import InputError, UsageError, needs_extra
+
+if TYPE_CHECKING:  # the arena needs the ai extra, so it is imported when a command runs
+    from taluva.ai.arena import MapFunction, Task, TaskResult
 
 _EXIT_CODES: Final = """\
 exit codes:
@@ -212,7 +215,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     if args.engine_timeout is not None:
         options["engine_timeout"] = args.engine_timeout
     tasks = arena.make_tasks(specs, args.games, args.seed, options)
-    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    show = progress_wanted(args.progress, sys.stderr)
     out = None
     if args.records:
         try:
@@ -244,17 +247,12 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
-Task = dict[str, Any]
-
-
-def _ray_map(
-    address: str,
-) -> Callable[[Callable[[Task], Task], Sequence[Task]], Iterable[Task]]:
+def _ray_map(address: str) -> MapFunction:
     """The arena's map on the Ray cluster at ``address``; a cluster that cannot be reached
     (or Ray missing) is a UsageError saying why."""
     from taluva.research.ray_backend import RayUnavailable, ray_map
 
-    def run(fn: Callable[[Task], Task], tasks: Sequence[Task]) -> list[Task]:
+    def run(fn: Callable[[Task], TaskResult], tasks: Sequence[Task]) -> list[TaskResult]:
         try:
             return ray_map(fn, tasks, address)
         except RayUnavailable as error:
