@@ -175,7 +175,7 @@ class RefGame:
         return any(n in self.board for h in hexes for n in neighbours(h))
 
     def _eruption_is_legal(self, hexes: tuple[Hex, Hex, Hex]) -> bool:
-        """The volcanic-eruption conditions of RULES.md, for hexes all on the island."""
+        """The volcanic-eruption conditions of docs/rules.md, for hexes all on the island."""
         below = [self.board[h] for h in hexes]
         if len({level for level, _, _ in below}) != 1:
             return False
@@ -330,7 +330,7 @@ class RefGame:
 
 
 def ref_from_record(obj: dict[str, Any]) -> RefGame:
-    """Replay a base-game record of NOTATION.md; ValueError names the first illegal move."""
+    """Replay a base-game record of docs/notation.md; ValueError names the first illegal move."""
     options = obj.get("options", {})
     if options.get("expansions"):
         raise ValueError(f"expansions are not supported: {options['expansions']}")

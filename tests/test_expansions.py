@@ -1,10 +1,10 @@
-"""The expansions of RULES.md (Ships, Double-Hex tiles, Fifth player) proved on real games.
+"""The expansions of docs/rules.md (Ships, Double-Hex tiles, Fifth player) proved on real games.
 
 Every rule gets an allowed and a forbidden case, played from move text with a chosen deck (and
 face-up double-hex tiles) or replayed from a record in ``tests/data/expansions/`` found by a
 seeded search. The Game Board rules are in ``test_zones.py``. Further down: an independent
 cross-check of move generation with every combination of expansions, against a rules oracle
-written here from RULES.md alone, and the perft table ``tests/data/perft/expansions.jsonl``.
+written here from docs/rules.md alone, and the perft table ``tests/data/perft/expansions.jsonl``.
 
 Run ``python tests/test_expansions.py`` to search the fixtures again and recount the table.
 """
@@ -27,15 +27,15 @@ from scenarios import allowed, legal, refused
 
 from taluva import Game, InvalidOption, InvalidRecord, Move, coords, hex_at
 from taluva.engine.expansions.board_zones import ZONES, Zone
-from taluva.engine.perft import perft
 from taluva.engine.game import load_record, save_record
+from taluva.engine.perft import perft
 
 DATA = Path(__file__).resolve().parent / "data"
 FIXTURES = DATA / "expansions"
 PERFT_TABLE = DATA / "perft" / "expansions.jsonl"
 
 STEPS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
-"""The six directions of NOTATION.md, restated here so the oracle below shares no engine table."""
+"""The six directions of docs/notation.md, restated so the oracle below shares no engine table."""
 LETTERS = "VJCSRL"
 DOUBLE_CODES = ("VL", "VJ", "VS", "VV", "JJ")
 BOARDS = tuple(f"board:{name}" for name in ZONES)
@@ -217,7 +217,7 @@ def footprint_of(move: Move, tile: str | None) -> tuple[list[int], list[int]]:
 
 
 class Oracle:
-    """RULES.md's legality of a move in a game's current position, from public accessors and
+    """docs/rules.md's legality of a move in a game's current position, from public accessors and
     flood fills only: no engine table, cache or generator. ``problem(move)`` names the rule a
     move breaks in a short phrase, or is None for a legal move."""
 

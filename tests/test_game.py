@@ -22,7 +22,7 @@ BASE_BOX = Counter(
      "SR": 2, "RJ": 2, "JJ": 1, "CC": 1, "SS": 1, "RR": 1, "LL": 1, "CL": 1, "SL": 1, "RS": 1,
      "RL": 1, "LJ": 1, "LC": 1, "LS": 1, "LR": 1}
 )  # fmt: skip
-"""RULES.md's table of the 48 base tiles, written out again so the engine's copy is checked."""
+"""docs/rules.md's table of the 48 base tiles, written out again so the engine's copy is checked."""
 FIFTH_PLAYER_BOX = BASE_BOX + Counter(
     {"JC": 1, "CJ": 2, "JS": 2, "SJ": 2, "JL": 2, "CR": 2, "RC": 1}
 )
@@ -233,7 +233,7 @@ def test_moves_may_be_given_as_text_or_as_move_objects() -> None:
 
 
 def test_to_record_has_exactly_the_shape_of_notation_md() -> None:
-    """Keys, their order and the value types are those of NOTATION.md's example record."""
+    """Keys, their order and the value types are those of docs/notation.md's example record."""
     game = played(MOVES)
     expected = {
         "format": "taluva-record/1",

@@ -1,4 +1,4 @@
-"""Hex coordinates (NOTATION.md, "Hexes"): directions, packing, text and screen positions."""
+"""Hex coordinates (docs/notation.md, "Hexes"): directions, packing, text and screen positions."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ NOTATION_TABLE = [
     ("SW", (-1, 1)),
     ("SE", (0, 1)),
 ]
-"""The direction table of NOTATION.md, k = 0 to 5."""
+"""The direction table of docs/notation.md, k = 0 to 5."""
 
 SAMPLE = [(0, 0), (1, -2), (-2, 1), (7, 7), (-13, -4), (LIMIT, -LIMIT), (-LIMIT, LIMIT)]
 

@@ -1,4 +1,4 @@
-"""Move text (NOTATION.md, "Moves"): lenient parsing, one canonical text per move, clear errors."""
+"""Move text (docs/notation.md, "Moves"): lenient parsing, one canonical text, clear errors."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""How a game ends (RULES.md, "End of the game"): the outcome object, ranking and BGA score."""
+"""How a game ends (docs/rules.md, "End of the game"): the outcome object, ranking and BGA score."""
 
 from __future__ import annotations
 

@@ -525,7 +525,7 @@ def test_engine_agrees_with_the_reference_engine_along_random_games(setup: Setup
         def check(game: Game = game, expected: dict[str, Any] = expected) -> None:
             actual = engine_state(game)
             if game.phase == "over":
-                # Who is "to move" in a finished game is not defined by RULES.md: when the
+                # Who is "to move" in a finished game is not defined by docs/rules.md: when the
                 # tiles run out the engine names the next player, the reference the last.
                 del actual["to_move"], expected["to_move"]
             _same(actual, expected)

@@ -281,7 +281,7 @@ def test_a_bad_record_leaves_no_partly_built_game_behind(state_of: Observe) -> N
 
 
 def test_records_missing_optional_keys_load() -> None:
-    """doubles and result may be left out of a record (NOTATION.md lists them as empty/null)."""
+    """doubles and result may be left out of a record (docs/notation.md: empty, null)."""
     record = play(OPENING).to_record()
     del record["doubles"], record["result"]
     assert [str(move) for move in Game.from_record(record).moves] == OPENING

@@ -1,4 +1,4 @@
-"""The base-game rules of RULES.md, each shown allowing and forbidding, from real move sequences.
+"""The base-game rules of docs/rules.md, each shown allowing and forbidding, from real moves.
 
 Every position is played from a new game with a chosen deck (tiles in draw order), or replayed
 from a record in tests/data/rules/ when it is too long to play by hand (scenarios.py finds

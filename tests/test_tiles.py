@@ -1,4 +1,4 @@
-"""The tile set, terrains, decks and footprints (RULES.md, "Tiles"; NOTATION.md, "Tiles")."""
+"""The tile set, terrains, decks and footprints (docs/rules.md and docs/notation.md, "Tiles")."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ RULES_BASE_SET = {
     "SR": 2, "RJ": 2, "JJ": 1, "CC": 1, "SS": 1, "RR": 1, "LL": 1, "CL": 1, "SL": 1, "RS": 1,
     "RL": 1, "LJ": 1, "LC": 1, "LS": 1, "LR": 1,
 }  # fmt: skip
-"""The base set as RULES.md's table and the line below it list it."""
+"""The base set as docs/rules.md's table and the line below it list it."""
 
 RULES_FIFTH_PLAYER = {"JC": 1, "CJ": 2, "JS": 2, "SJ": 2, "JL": 2, "CR": 2, "RC": 1}
 

@@ -1,7 +1,7 @@
 """The position heuristic every agent shares: each player's *potential*, turned into results.
 
 A player's potential counts what decides the game (temples first, then towers, then huts,
-then ships with the Ships expansion; RULES.md, "End of the game") plus what the board offers
+then ships with the Ships expansion; docs/rules.md, "End of the game") plus what the board offers
 them: a settlement where a temple or a tower can go at once, one that one expansion makes big
 enough for a temple, the huts the best expansion would add, the danger of running out of huts
 (a player who cannot build is eliminated) and a two-piece-type victory within reach. The

@@ -47,7 +47,7 @@ examples:
   taluva perft g.json 3 --divide            count move sequences, split by first move
   taluva COMMAND --help                     what a command does, with examples
 
-Records are JSON files (see NOTATION.md); '-' reads one from standard input.
+Records are JSON files (see docs/notation.md); '-' reads one from standard input.
 
 {EXIT_CODES_HELP}"""
 

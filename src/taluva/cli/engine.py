@@ -201,7 +201,7 @@ def _add_record_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "record",
         metavar="RECORD",
-        help="a game record (JSON, see NOTATION.md); '-' reads it from standard input",
+        help="a game record (JSON, see docs/notation.md); '-' reads it from standard input",
     )
 
 

@@ -1,4 +1,4 @@
-"""Hex coordinates: axial ``(q, r)`` as NOTATION.md defines them, packed into one int.
+"""Hex coordinates: axial ``(q, r)`` as docs/notation.md defines them, packed into one int.
 
 Inside the engine a hex is the int ``q * STRIDE + r``: neighbours are one addition away,
 and ordering the ints orders hexes by ``q``, then ``r``, which is the canonical order of
@@ -18,7 +18,7 @@ _HALF: Final = STRIDE // 2
 
 DIRECTION_NAMES: Final = ("E", "NE", "NW", "W", "SW", "SE")
 DIRECTIONS: Final = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
-"""``D[k]`` of NOTATION.md, counter-clockwise from east."""
+"""``D[k]`` of docs/notation.md, counter-clockwise from east."""
 
 DELTAS: Final = tuple(dq * STRIDE + dr for dq, dr in DIRECTIONS)
 """The packed offset of each direction: ``neighbour = hex + DELTAS[k]``."""

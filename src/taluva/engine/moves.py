@@ -1,4 +1,4 @@
-"""The move value object: one ply, with exactly one canonical text (NOTATION.md, "Moves")."""
+"""The move value object: one ply, with exactly one canonical text (docs/notation.md, "Moves")."""
 
 from __future__ import annotations
 

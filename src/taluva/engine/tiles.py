@@ -1,4 +1,4 @@
-"""Terrains, the tile set of RULES.md, decks, and tile footprints.
+"""Terrains, the tile set of docs/rules.md, decks, and tile footprints.
 
 A regular tile is a volcano plus two terrain hexes, written by its two terrain letters
 (``JC``); it is chiral, so ``JC`` and ``CJ`` differ. Double-hex tiles (an expansion) are

@@ -46,7 +46,7 @@ DOUBLE_SLOTS: Final = tuple((code, k) for code in ("VL", "VJ", "VS") for k in ra
     (code, k) for code in ("VV", "JJ") for k in range(3)
 )
 """The 24 double-hex placements at one hex: ``VV`` and ``JJ`` read the same from either end,
-so only orientations 0-2 are canonical for them (NOTATION.md)."""
+so only orientations 0-2 are canonical for them (docs/notation.md)."""
 
 EXPAND_TERRAINS: Final = (1, 2, 3, 4, 5)
 """Jungle, clearing, sand, rock, lake: the terrains a settlement expands into."""
@@ -295,7 +295,7 @@ class ActionSpace:
         self, game: Game, legal_actions: Sequence[int] | None = None
     ) -> Outcome | None:
         """The game's result, counting the window as a board edge: a running game whose player
-        has legal moves but none inside the window ends as "no-placement" (RULES.md)."""
+        has legal moves but none inside the window ends as "no-placement" (docs/rules.md)."""
         if game.is_over:
             return game.result
         if legal_actions is None:
@@ -306,7 +306,7 @@ class ActionSpace:
 
 
 def final_ranking(game: Game, reason: Reason) -> Outcome:
-    """End a running game now and rank its players as when the tiles run out (RULES.md)."""
+    """End a running game now and rank its players as when the tiles run out (docs/rules.md)."""
     supplies = [
         tuple(game.supply(p)[name] for name in PIECE_NAMES) for p in range(game.player_count)
     ]

@@ -1,6 +1,6 @@
 """Datasets: stream game records from JSON Lines, and turn games into training samples.
 
-An arena writes one game record (NOTATION.md, "Game records") per line. ``read_records``
+An arena writes one game record (docs/notation.md, "Game records") per line. ``read_records``
 streams them without loading the file; keys a record does not define (an arena may add the
 agents' names, timings...) are kept apart as ``extra``. ``training_samples`` replays games
 and yields, for every move, what the mover saw (planes, scalars), which actions were legal,

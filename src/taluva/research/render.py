@@ -2,7 +2,7 @@
 
 Frames cover the whole action window, so every frame of a game (and of every game with the
 same radius) has the same size, as video recorders want. Hexes are pointy-top as in
-NOTATION.md; each shows its terrain (darker for higher levels), tile outlines, and buildings
+docs/notation.md; each shows its terrain (darker for higher levels), tile outlines, and buildings
 in the owner's colour: a small disc for huts, a large disc for a temple, a square for a tower,
 a diamond for a ship (on its lagoon's lowest hex).
 """

@@ -3,7 +3,7 @@
 Turning the whole island by a sixth of a turn maps every legal move to a legal move and every
 game to a game with the same tiles drawn and the same result (the first volcano stays on
 ``0,0``). Reflections are *not* symmetries: tiles are chiral, so the mirror image of ``JC``
-is ``CJ`` (RULES.md). A Game Board zone breaks the rotations too unless it is itself
+is ``CJ`` (docs/rules.md). A Game Board zone breaks the rotations too unless it is itself
 rotation-symmetric, so ``rotate_game`` refuses games played on one.
 """
 

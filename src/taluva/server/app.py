@@ -134,7 +134,7 @@ class MoveRequest(BaseModel):
     """A move for the current state id (the number of moves played so far)."""
 
     state: int
-    move: str = Field(description="move text, e.g. 'tile 0,0 3' (see NOTATION.md)")
+    move: str = Field(description="move text, e.g. 'tile 0,0 3' (see docs/notation.md)")
 
 
 # ---------------------------------------------------------------------- the app

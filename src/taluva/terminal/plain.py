@@ -1,6 +1,6 @@
 """``taluva play --plain``: the game line by line, for scripts, screen readers and dumb terminals.
 
-The board is drawn with ASCII characters, moves are typed in the notation of NOTATION.md,
+The board is drawn with ASCII characters, moves are typed in the notation of docs/notation.md,
 and every message is a whole sentence. With AI seats only, the game plays to the end
 without input and prints each move and the final ranking.
 """

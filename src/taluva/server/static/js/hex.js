@@ -1,4 +1,4 @@
-// Hex geometry of NOTATION.md: axial (q, r), pointy-top hexes, r growing downwards.
+// Hex geometry of docs/notation.md: axial (q, r), pointy-top hexes, r growing downwards.
 
 export const DIRECTIONS = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]];
 export const SQRT3 = Math.sqrt(3);
