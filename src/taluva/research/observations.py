@@ -17,10 +17,12 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from taluva.engine.expansions.board_zones import ZONES
 from taluva.engine.game import Game
 from taluva.engine.hexes import DIRECTIONS, coords
 from taluva.engine.tiles import DOUBLE_HEX_TILES, TERRAIN_NAMES
 from taluva.research.actions import DEFAULT_RADIUS, TILE_CODES, ActionSpace, action_space
+from taluva.research.symmetry import rotate_hex
 
 Planes = npt.NDArray[np.float32]
 Scalars = npt.NDArray[np.float32]
@@ -199,8 +201,6 @@ class Observer:
     def _zone_plane(self, name: str) -> npt.NDArray[np.float32]:
         plane = self._zones.get(name)
         if plane is None:
-            from taluva.engine.expansions.board_zones import ZONES
-
             plane = np.zeros(self.side * self.side, np.float32)
             inside = [at for h, at in self._cell.items() if h in ZONES[name].hexes]
             plane[inside] = 1.0
@@ -274,8 +274,6 @@ class Observer:
 
     def _rotation(self, k: int) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
         """Gather indices (channels, cells) that turn planes by ``k`` sixths counter-clockwise."""
-        from taluva.research.symmetry import rotate_hex
-
         cells = np.arange(self.side * self.side)
         for hex_, at in self._cell.items():
             cells[self._cell[rotate_hex(hex_, k)]] = at

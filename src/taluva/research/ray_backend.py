@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
+import taluva
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -59,8 +61,6 @@ def _connect(ray: Any, address: str) -> None:
     if address == LOCAL:
         options["include_dashboard"] = False
     else:
-        import taluva
-
         options["address"] = address
         options["runtime_env"] = {"py_modules": [str(Path(taluva.__file__).parent)]}
     try:

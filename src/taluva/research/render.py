@@ -19,6 +19,7 @@ import numpy.typing as npt
 from taluva.engine.game import Game
 from taluva.engine.hexes import DELTAS, coords
 from taluva.engine.outcome import Outcome
+from taluva.render.svg import svg_board
 from taluva.research.actions import window_hexes
 
 Frame = npt.NDArray[np.uint8]
@@ -162,8 +163,6 @@ def _mark(
 
 def svg_picture(game: Game) -> str:
     """The project's SVG drawing of the position (``taluva.render.svg``)."""
-    from taluva.render.svg import svg_board
-
     return svg_board(game, coordinates=False)
 
 

@@ -22,6 +22,8 @@ from pydantic import BaseModel, Field
 
 import taluva
 from taluva.ai.levels import LEVELS
+from taluva.engine.expansions.board_zones import ZONES
+from taluva.render import style
 from taluva.server.config import Settings
 from taluva.server.errors import ApiError
 from taluva.server.limits import AddressLimiter
@@ -151,13 +153,7 @@ RoomDep = Annotated[Room, Depends(room_of)]
 
 def available_expansions() -> list[str]:
     """The expansion names this engine accepts (the lobby offers exactly these)."""
-    names = ["ships", "double_hex"]
-    try:
-        from taluva.engine.expansions.board_zones import ZONES
-
-        names += [f"board:{zone}" for zone in ZONES]
-    except ImportError:
-        pass
+    names = ["ships", "double_hex", *(f"board:{zone}" for zone in ZONES)]
     offered = []
     for name in names:
         try:
@@ -170,11 +166,7 @@ def available_expansions() -> list[str]:
 
 def drawing_rules() -> dict[str, Any]:
     """The colours and level rule of ``taluva.render`` (the client draws the same way)."""
-    try:
-        from taluva.render.style import drawing_rules as rules
-    except ImportError:
-        return {}
-    result: dict[str, Any] = rules()
+    result: dict[str, Any] = style.drawing_rules()
     return result
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from taluva.engine.expansions.board_zones import ZONES
 from taluva.engine.game import Game
 from taluva.engine.hexes import coords
 from taluva.engine.outcome import PLACE_NAMES
@@ -35,10 +36,6 @@ def zone_view(name: str | None) -> dict[str, Any] | None:
     """The board zone's name and outline (in units of the hex size), if the game has one."""
     if not name:
         return None
-    try:
-        from taluva.engine.expansions.board_zones import ZONES
-    except ImportError:
-        return {"name": name, "polygon": []}
     zone = ZONES.get(name)
     polygon = [] if zone is None else [[round(x, 4), round(y, 4)] for x, y in zone.polygon]
     return {"name": name, "title": getattr(zone, "title", name), "polygon": polygon}
