@@ -1,37 +1,53 @@
 # `make run` and `make test` work on a fresh machine: they build .venv first.
+#
+# Two installs, each marked by its own stamp file in .venv:
+#   run:  the package with the server extra only (what `taluva serve` and its AI seats need);
+#   full: every extra and the dev tools (tests, linters, benchmarks), which includes `run`.
+# So `make run` after `make test` installs nothing, and `make test` after `make run` adds the
+# rest to the same .venv. Editing pyproject.toml makes the next install run again.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.installed-run
+FULL_STAMP := $(VENV)/.installed-full
+RUN_EXTRAS := server
+FULL_EXTRAS := server,ai,terminal,png,research,dev
+PIP := $(BIN)/pip --disable-pip-version-check
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
 .PHONY: run test system-deps demo bench clean
 
-$(STAMP): pyproject.toml
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev,ai,terminal,server,research]'
-	touch $(STAMP)
+
+$(RUN_STAMP): pyproject.toml | $(BIN)/python
+	$(PIP) install --quiet -e '.[$(RUN_EXTRAS)]'
+	touch $@
+
+$(FULL_STAMP): pyproject.toml | $(BIN)/python
+	$(PIP) install --quiet -e '.[$(FULL_EXTRAS)]'
+	touch $@ $(RUN_STAMP)
 
 # The game server with SQLite embedded; open the printed address in a browser.
-run: $(STAMP)
+run: $(RUN_STAMP)
 	$(BIN)/taluva serve --host $(HOST) --port $(PORT)
 
-# Debian packages the browser and PostgreSQL tests need (installed only when missing).
+# Debian packages the browser and PostgreSQL tests and the PNG pictures' font need
+# (installed only when missing).
 system-deps:
 	bash scripts/ci-system-deps.sh
 
-test: $(STAMP) system-deps
+test: $(FULL_STAMP) system-deps
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy src/taluva
 	$(BIN)/lint-imports
 	$(BIN)/pytest
 
-demo: $(STAMP)
+demo: $(RUN_STAMP)
 	$(BIN)/taluva demo
 
-bench: $(STAMP)
+bench: $(FULL_STAMP)
 	$(BIN)/python bench/engine_speed.py
 	$(BIN)/python bench/expansions.py
 	$(BIN)/python bench/mcts_speed.py
