@@ -201,6 +201,23 @@ def test_undo_against_the_ai_goes_back_to_the_persons_previous_decision() -> Non
         session.undo()
 
 
+def test_new_game_keeps_seats_and_options_and_deals_the_next_seed() -> None:
+    options: dict[str, Any] = {"tiles_per_player": 18, "expansions": ["ships"]}
+    seats = parse_seats("ai:random,ai:random")
+    session = Session(Game.new(players=["AI 1", "AI 2"], seed=4, **options), seats, seed=4)
+    for _ in range(6):
+        session.play(session.choose_ai_move())
+    session.new_game()
+    fresh = Session(Game.new(players=["AI 1", "AI 2"], seed=5, **options), seats, seed=5)
+    assert session.seed == 5
+    assert session.game.to_record() == fresh.game.to_record()
+    for _ in range(12):  # the agents are seeded afresh too: they play as a new session's
+        move = session.choose_ai_move()
+        assert move == fresh.choose_ai_move()
+        session.play(move)
+        fresh.play(move)
+
+
 def test_undo_in_hot_seat_takes_back_one_move() -> None:
     game = Game.new(players=2, seed=3)
     session = Session(game, parse_seats("human,human"), seed=3)

@@ -1,4 +1,5 @@
-"""A game with its seats: who sits where (people or AI), asking the AI, undo, save and load.
+"""A game with its seats: who sits where (people or AI), asking the AI, undo, save and load,
+a new game.
 
 Both the full-screen app and the ``--plain`` line mode play through a Session, so they agree
 on what ``undo`` takes back and how seats and records fit together.
@@ -196,6 +197,22 @@ class Session:
                 f"{len(self.seats)} seats (start it with --load and matching --players)"
             )
         self.game = game
+
+    def new_game(self) -> None:
+        """Start again with the same seats and options and the next seed: a new shuffle, and
+        agents seeded afresh."""
+        old = self.game
+        options = old.options
+        seed = (self.seed or 0) + 1
+        self.game = Game.new(
+            players=list(old.players),
+            seed=seed,
+            tiles_per_player=options["tiles_per_player"],
+            expansions=options["expansions"],
+            house_rules=options["house_rules"],
+        )
+        self.seed = seed
+        self.agents = make_agents(self.seats, seed)
 
     # ---------------------------------------------------------------- describing
 
