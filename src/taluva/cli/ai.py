@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 from taluva.ai.levels import LEVELS
 from taluva.cli.common import FORMATTER, progress_wanted, read_game
 from taluva.cli.errors import InputError, UsageError, needs_extra
+from taluva.engine.options import TILES_PER_PLAYER_CHOICES
 
 if TYPE_CHECKING:  # the arena needs the ai extra, so it is imported when a command runs
     from taluva.ai.arena import MapFunction, Task, TaskResult
@@ -95,7 +96,7 @@ def register(subparsers: Any) -> None:
     )
     arena.add_argument("--json", action="store_true", help="print the report as JSON")
     arena.add_argument(
-        "--tiles-per-player", type=int, default=12, choices=(12, 18, 24), metavar="T"
+        "--tiles-per-player", type=int, default=12, choices=TILES_PER_PLAYER_CHOICES, metavar="T"
     )
     arena.add_argument("--expansions", default="", metavar="A,B", help="comma-separated expansions")
     arena.add_argument(

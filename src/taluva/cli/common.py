@@ -13,8 +13,8 @@ from typing import IO, Final
 
 from taluva.cli.errors import InputError, UsageError
 from taluva.engine.errors import InvalidOption, InvalidRecord
-from taluva.engine.expansions.board_zones import ZONES
 from taluva.engine.game import Game, game_from_record, load_record, save_record
+from taluva.engine.options import EXPANSIONS, HOUSE_RULES
 
 FORMATTER: Final = argparse.RawDescriptionHelpFormatter
 """Help formatting that keeps the examples' layout."""
@@ -106,7 +106,6 @@ def wrap(text: str) -> str:
 
 def add_game_options(parser: argparse.ArgumentParser) -> None:
     """``--tiles-per-player``, ``--expansion`` and ``--house-rule``."""
-    zones = ", ".join(f"board:{name}" for name in ZONES)
     parser.add_argument(
         "--tiles-per-player",
         type=int,
@@ -120,7 +119,7 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
         dest="expansions",
         default=[],
         metavar="E",
-        help=f"an expansion to play with (repeat for more): ships, double_hex, {zones}",
+        help=f"an expansion to play with (repeat for more): {', '.join(EXPANSIONS)}",
     )
     parser.add_argument(
         "--house-rule",
@@ -128,5 +127,5 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
         dest="house_rules",
         default=[],
         metavar="R",
-        help="a house rule (repeat for more): adjacent_hut, all_tiles",
+        help=f"a house rule (repeat for more): {', '.join(HOUSE_RULES)}",
     )

@@ -22,7 +22,7 @@ from taluva.cli.common import (
 )
 from taluva.cli.errors import EXIT_CODES_HELP, EXIT_OK
 from taluva.engine.game import Game
-from taluva.engine.outcome import PLACE_NAMES, STARTING_SUPPLY
+from taluva.engine.outcome import PLACE_NAMES, STARTING_SUPPLY, Outcome
 from taluva.engine.perft import perft
 
 # --------------------------------------------------------------------------- moves
@@ -102,10 +102,7 @@ def _count(number: int, plural: str) -> str:
     return f"{number} {plural[:-1] if number == 1 else plural}"
 
 
-def _result_lines(game: Game) -> list[str]:
-    outcome = game.result
-    if outcome is None:
-        return ["The game is not over."]
+def _result_lines(game: Game, outcome: Outcome) -> list[str]:
     lines = [f"Result: {outcome.reason} - {outcome.reason.description}"]
     kinds = [(1, "temples"), (2, "towers"), (0, "huts")]
     if "ships" in game.options["expansions"]:
@@ -163,7 +160,8 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         "lower case a hut, upper case a temple, * a tower."
     )
     print()
-    print("\n".join(_result_lines(game)))
+    assert game.result is not None  # played to the end
+    print("\n".join(_result_lines(game, game.result)))
     if args.output is not None:
         write_game(game, args.output)
     return EXIT_OK

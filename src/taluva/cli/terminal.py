@@ -16,6 +16,7 @@ from typing import Any, Final
 from taluva.cli.common import FORMATTER, new_game, read_game, write_bytes
 from taluva.cli.errors import EXIT_CODES_HELP, UsageError, needs_extra
 from taluva.engine.game import Game
+from taluva.engine.options import HOUSE_RULES, ZONE_NAMES
 
 DEFAULT_SEATS: Final = "human,ai:3"
 
@@ -73,14 +74,14 @@ def register(subparsers: Any) -> None:
         dest="expansions",
         metavar="E",
         help="an expansion (repeat for more): ships, double_hex, board:ZONE with ZONE one of "
-        "beginner, intermediate-a, intermediate-b, expert",
+        + ", ".join(ZONE_NAMES),
     )
     play.add_argument(
         "--house-rule",
         action="append",
         dest="house_rules",
         metavar="R",
-        help="a house rule (repeat for more): adjacent_hut, all_tiles",
+        help=f"a house rule (repeat for more): {', '.join(HOUSE_RULES)}",
     )
     play.add_argument("--load", metavar="RECORD", help="continue the game saved in RECORD")
     play.add_argument(

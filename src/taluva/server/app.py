@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field
 
 import taluva
 from taluva.ai.levels import LEVELS
-from taluva.engine.expansions.board_zones import ZONES
+from taluva.engine.options import EXPANSIONS, HOUSE_RULES, TILES_PER_PLAYER_CHOICES
 from taluva.render import style
 from taluva.server.config import Settings
 from taluva.server.errors import ApiError
@@ -151,19 +151,6 @@ async def room_of(game_id: str, request: Request) -> Room:
 RoomDep = Annotated[Room, Depends(room_of)]
 
 
-def available_expansions() -> list[str]:
-    """The expansion names this engine accepts (the lobby offers exactly these)."""
-    names = ["ships", "double_hex", *(f"board:{zone}" for zone in ZONES)]
-    offered = []
-    for name in names:
-        try:
-            taluva.Game.new(players=2, seed=0, expansions=[name])
-        except Exception:
-            continue
-        offered.append(name)
-    return offered
-
-
 def drawing_rules() -> dict[str, Any]:
     """The colours and level rule of ``taluva.render`` (the client draws the same way)."""
     result: dict[str, Any] = style.drawing_rules()
@@ -229,9 +216,9 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
             config_cache.update(
                 version=taluva.__version__,
                 levels=list(LEVELS),
-                tiles_per_player=[12, 18, 24],
-                expansions=available_expansions(),
-                house_rules=["adjacent_hut", "all_tiles"],
+                tiles_per_player=list(TILES_PER_PLAYER_CHOICES),
+                expansions=list(EXPANSIONS),
+                house_rules=list(HOUSE_RULES),
                 hint_level=settings.hint_level,
                 limits={
                     "ws_message_bytes": limits.ws_message_bytes,
