@@ -32,17 +32,10 @@ from taluva.engine.hexes import format_hex, hex_at, parse_hex
 from taluva.engine.moves import Move
 from taluva.render import style
 from taluva.render.position import position_at
-from taluva.terminal.app import (
-    KEYS,
-    BoardView,
-    ChoiceScreen,
-    EndScreen,
-    HelpScreen,
-    PathScreen,
-    ReplayApp,
-    TaluvaApp,
-)
+from taluva.terminal.app import ReplayApp, TaluvaApp
+from taluva.terminal.board import BoardView
 from taluva.terminal.mapview import Overlay, draw_map, key_colours
+from taluva.terminal.screens import KEYS, ChoiceScreen, EndScreen, HelpScreen, PathScreen
 from taluva.terminal.session import SeatError, Session, parse_seats
 
 State = Callable[[Game], dict[str, Any]]
@@ -615,6 +608,20 @@ async def test_end_screen_ranks_the_players_and_undo_goes_back_into_the_game() -
         await pilot.press("u")
         assert not isinstance(app.screen, EndScreen)
         assert not game.is_over and game.ply == len(game.moves)
+
+
+@run_async
+async def test_new_game_from_the_end_screen_deals_the_next_seed() -> None:
+    game = random_game(3)
+    app = TaluvaApp(Session(game, parse_seats("human,human"), seed=3))
+    async with app.run_test(size=(110, 34)) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, EndScreen)
+        await pilot.press("n")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, EndScreen)
+        assert (app.session.seed, app.game.ply, app.message) == (4, 0, "A new game.")
+        assert app.game.to_record() == Game.new(players=game.players, seed=4).to_record()
 
 
 @run_async

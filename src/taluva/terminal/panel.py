@@ -1,0 +1,193 @@
+"""The side panel of the game screen: the players with their pieces and scores, the tile in
+hand, what to do now (with the latest message) and the move log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import Static
+
+from taluva.engine.game import Game
+from taluva.engine.hexes import format_hex, hex_at
+from taluva.engine.moves import DOUBLE, Move
+from taluva.engine.tiles import TERRAIN_NAMES
+from taluva.render import style
+from taluva.render.position import doubles_of
+from taluva.terminal.board import picture_text
+from taluva.terminal.mapview import GLYPHS, Overlay, draw_map
+from taluva.terminal.pointer import Pointer, ghost_cells
+from taluva.terminal.session import Session, tile_words
+
+
+def players_text(session: Session) -> Text:
+    """Each seat: whose turn, the owner chip, name, kind, pieces left and score."""
+    game = session.game
+    text = Text()
+    for player, seat in enumerate(session.seats):
+        colour = style.player_colour(player)
+        turn = not game.is_over and player == game.to_move
+        text.append("▶ " if turn else "  ", "bold yellow")
+        text.append(f" {'abcde'[player]} ", Style(color=style.contrast_text(colour),
+                                                   bgcolor=colour, bold=True))  # fmt: skip
+        text.append(f" {game.players[player]}", "bold" if turn else "")
+        text.append(f"  {seat.spec or 'person'}\n", "dim")
+        supply = game.supply(player)
+        pieces = (
+            f"    {GLYPHS['hut']} {supply['huts']:>2}  {GLYPHS['temple']} {supply['temples']}"
+            f"  {GLYPHS['tower']} {supply['towers']}"
+        )
+        if "ships" in game.options.get("expansions", []):
+            pieces += f"  {GLYPHS['ship']} {supply['ships']}"
+        text.append(pieces + f"   score {game.score(player)}")
+        if player in game.eliminated:
+            text.append("  out", "bold red")
+        text.append("\n")
+    return text
+
+
+def tile_text(pointer: Pointer) -> Text:
+    """The tiles left and the tile in hand (or the double-hex chosen), drawn as turned now."""
+    game = pointer.game
+    text = Text()
+    if game.is_over:
+        text.append("Game over.\n", "bold")
+        return text
+    text.append(f"Tiles left: {game.tiles_left}", "bold")
+    doubles = doubles_of(game)
+    if doubles:
+        text.append(f"   double-hex: {' '.join(doubles)}")
+    text.append("\n")
+    code = game.tile if game.phase == "tile" else None
+    double = pointer.double if game.phase == "tile" and game.tile is None else None
+    orientation = pointer.orientation
+    if code or double:
+        empty = Game.new(players=2, deck=[])
+        if code:
+            move = Move.place_tile(hex_at(0, 0), orientation)
+            text.append(f"Tile {tile_words(code)}, orientation {orientation}\n")
+        else:
+            assert double is not None
+            move = Move(DOUBLE, hex_at(0, 0), orientation, (), double)
+            words = tile_words(double, True)
+            text.append(f"Double-hex {words}, orientation {orientation}\n")
+        overlay = Overlay(ghost=ghost_cells(move, code), highlight=frozenset())
+        text.append_text(picture_text(draw_map(empty, overlay, margin=0)))
+        text.append("\n")
+    elif pointer.drawing_choice():
+        text.append("Draw a tile or take a double-hex tile (d).\n")
+    return text
+
+
+def hex_words(game: Game, hex_: int) -> str:
+    """``sand, level 2, hut of Ana``: a hex with its terrain, level and piece."""
+    terrain = game.terrain(hex_)
+    if terrain is None:
+        ship = getattr(game, "ship_at", lambda _h: None)(hex_)
+        return "sea" + ("" if ship is None else f", ship of {game.players[ship]}")
+    words = f"{TERRAIN_NAMES[terrain]}, level {game.level(hex_)}"
+    piece = game.building(hex_)
+    if piece is not None:
+        words += f", {piece[1]} of {game.players[piece[0]]}"
+    return words
+
+
+def status_text(pointer: Pointer, *, ai_paused: bool, message: str, message_style: str) -> Text:
+    """What happens now: the ranking, the AI thinking, or the person's task with the hex under
+    the cursor and whether the ghost fits there; then the latest message."""
+    session = pointer.session
+    game = session.game
+    text = Text()
+    if game.is_over:
+        for line in session.result_lines():
+            text.append(line + "\n")
+    elif session.ai_to_move:
+        paused = " (paused: p resumes)" if ai_paused else " is thinking…"
+        text.append(f"{session.player_label(game.to_move)}{paused}\n", "italic")
+    else:
+        task = session.task()
+        if pointer.double is not None and pointer.drawing_choice():
+            words = tile_words(pointer.double, True)
+            who = session.player_label(game.to_move)
+            task = f"{who}: place the double-hex tile {words} (d: choose again)"
+        text.append(task + "\n", "bold")
+        cursor = pointer.cursor
+        text.append(f"Cursor {format_hex(cursor)}: {hex_words(game, cursor)}\n")
+        move = pointer.ghost_move()
+        if move is not None:
+            reason = game.explain(move)
+            if reason is None:
+                text.append(f"{move}: fits here, Enter places it\n", "green")
+            else:
+                text.append(f"{move}: {reason}\n", "red")
+        elif game.phase == "build":
+            count = len(pointer.builds_at(cursor))
+            hint = ": Enter to choose" if count else "; Tab finds one"
+            text.append(f"{count} build{'s' * (count != 1)} here{hint}\n")
+    if message:
+        text.append(message + "\n", message_style or "cyan")
+    return text
+
+
+def log_text(game: Game) -> Text:
+    """Every move so far, numbered, with the mover's chip."""
+    text = Text()
+    replay = game.copy()
+    movers = []
+    for _ in range(game.ply):
+        replay.undo()
+        movers.append(replay.to_move)
+    movers.reverse()
+    for index, (move, mover) in enumerate(zip(game.moves, movers, strict=True), start=1):
+        colour = style.player_colour(mover)
+        text.append(f"{index:>3} ", "dim")
+        text.append(f" {'abcde'[mover]} ", Style(color=style.contrast_text(colour),
+                                                 bgcolor=colour))  # fmt: skip
+        text.append(f" {move}\n")
+    return text
+
+
+class SidePanel(Vertical):
+    """The players, the tile in hand, the status and the move log, one Static each."""
+
+    DEFAULT_CSS = """
+    SidePanel { width: 38%; max-width: 46; min-width: 28; height: 1fr; padding: 0 1;
+        background: $panel; }
+    #players { height: auto; margin-bottom: 1; }
+    #tile { height: auto; }
+    #status { height: auto; margin-bottom: 1; }
+    #log-pane { height: 1fr; border-top: solid $accent; }
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.shown: dict[str, Text] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="players")
+        yield Static(id="tile")
+        yield Static(id="status")
+        with VerticalScroll(id="log-pane"):
+            yield Static(id="log")
+
+    def show(self, pointer: Pointer, *, ai_paused: bool, message: str, message_style: str) -> None:
+        """Bring every part up to date (only those whose text changed are re-rendered)."""
+        self.show_text("#players", players_text(pointer.session))
+        self.show_text("#tile", tile_text(pointer))
+        status = status_text(
+            pointer, ai_paused=ai_paused, message=message, message_style=message_style
+        )
+        self.show_text("#status", status)
+        if self.show_text("#log", log_text(pointer.game)):
+            self.query_one("#log-pane", VerticalScroll).scroll_end(animate=False)
+
+    def show_text(self, selector: str, text: Text) -> bool:
+        """Show ``text`` in a Static unless it already shows exactly that; say if it changed."""
+        if self.shown.get(selector) == text:
+            return False
+        self.shown[selector] = text
+        self.query_one(selector, Static).update(text)
+        return True

@@ -1,0 +1,166 @@
+"""The dialogs over the game: a list of choices (the build menu, drawing or a double-hex tile),
+a file name to save or load, the help with every key, and the end of the game."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar, Final
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from taluva.terminal.mapview import GLYPHS
+
+KEYS: Final = (
+    ("arrows, mouse", "move the cursor (the ghost tile follows it)"),
+    ("r / R, right click", "rotate the tile clockwise / anticlockwise"),
+    ("Enter, click", "place the tile; in the build phase: choose a build on this hex"),
+    ("Tab / Shift+Tab", "jump to the next / previous legal spot"),
+    (":", "type a move in notation, e.g. tile 1,-2 3 or expand sand 1,0 2,-1"),
+    ("d", "Double-Hex: choose again between drawing and a double-hex tile"),
+    ("u", "undo (against the AI: back to your previous decision)"),
+    ("h", "hint: the AI's suggestion for you"),
+    ("s / l", "save the game record / load one"),
+    ("z", "zoom: large hexes with coordinates, or compact"),
+    ("p", "pause or resume the AI (when only AIs play)"),
+    ("?", "this help"),
+    ("q", "quit (press twice)"),
+)
+"""Every key of the game screen, for the help screen."""
+
+
+class ChoiceScreen(ModalScreen[str | None]):
+    """A list of choices; highlighting one can preview it on the board."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    DEFAULT_CSS = """
+    ChoiceScreen { align: center bottom; background: transparent; }
+    ChoiceScreen > Vertical { width: 72; height: auto; max-height: 80%;
+        border: thick $accent; background: $surface; padding: 0 1; }
+    ChoiceScreen OptionList { height: auto; max-height: 20; }
+    """
+
+    def __init__(
+        self,
+        title: str,
+        choices: list[tuple[str, str]],
+        on_highlight: Callable[[str | None], None] | None = None,
+    ) -> None:
+        super().__init__()
+        self.title_text = title
+        self.choices = choices
+        self.on_highlight = on_highlight
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.title_text, id="choice-title")
+            yield OptionList(*(Option(label, id=key) for key, label in self.choices))
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if self.on_highlight is not None:
+            self.on_highlight(event.option_id)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option_id)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class PathScreen(ModalScreen[str | None]):
+    """Ask for a file name (save or load)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    DEFAULT_CSS = """
+    PathScreen { align: center middle; }
+    PathScreen > Vertical { width: 72; height: auto; border: thick $accent;
+        background: $surface; padding: 0 1; }
+    """
+
+    def __init__(self, title: str, default: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.default = default
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.title_text)
+            yield Input(value=self.default, id="path")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every key of the game."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,question_mark,q,enter", "close", "Close")
+    ]
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > Static { width: 90; height: auto; border: thick $accent;
+        background: $surface; padding: 1 2; }
+    """
+
+    def compose(self) -> ComposeResult:
+        text = Text("Taluva: keys\n\n", style="bold")
+        for keys, meaning in KEYS:
+            text.append(f"{keys:>20}  ", style="bold cyan")
+            text.append(meaning + "\n")
+        text.append(
+            "\nThe map: each hex shows its terrain (colour and letter), its level (the number; "
+            "higher hexes are lighter) and its piece in the owner's colour: "
+            f"{GLYPHS['hut']} hut, {GLYPHS['temple']} temple, {GLYPHS['tower']} tower, "
+            f"{GLYPHS['ship']} ship. Yellow edges outline the last turn, + marks legal spots "
+            "for the tile as it is turned now. Press Escape to close."
+        )
+        yield Static(text)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class EndScreen(ModalScreen[str | None]):
+    """The ranking and why the game ended."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "choose('look')", "Look at the board"),
+        Binding("n", "choose('new')", "New game"),
+        Binding("u", "choose('undo')", "Undo"),
+        Binding("s", "choose('save')", "Save"),
+        Binding("q", "choose('quit')", "Quit"),
+    ]
+    DEFAULT_CSS = """
+    EndScreen { align: center middle; }
+    EndScreen > Static { width: 90; height: auto; border: thick $success;
+        background: $surface; padding: 1 2; }
+    """
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__()
+        self.lines = lines
+
+    def compose(self) -> ComposeResult:
+        text = Text(self.lines[0] + "\n\n", style="bold")
+        for line in self.lines[1:]:
+            text.append(line + "\n")
+        text.append("\nn new game   u undo   s save   Escape look at the board   q quit", "dim")
+        yield Static(text, id="end-text")
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice)
