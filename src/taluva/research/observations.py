@@ -20,6 +20,7 @@ import numpy.typing as npt
 from taluva.engine.expansions.board_zones import ZONES
 from taluva.engine.game import Game
 from taluva.engine.hexes import DIRECTIONS, coords
+from taluva.engine.pieces import Piece
 from taluva.engine.tiles import DOUBLE_HEX_TILES, TERRAIN_NAMES
 from taluva.research.actions import DEFAULT_RADIUS, TILE_CODES, ActionSpace, action_space
 from taluva.research.symmetry import rotate_hex
@@ -31,7 +32,8 @@ LEVEL_PLANES: Final = 6
 """Levels one-hot: 1, 2, 3, 4, 5, and 6 or more."""
 
 DIRECTION_SUFFIXES: Final = ("e", "ne", "nw", "w", "sw", "se")
-PIECES: Final = ("hut", "temple", "tower", "ship")
+PIECES: Final = tuple(piece.word for piece in Piece)
+"""``hut``, ``temple``, ``tower``, ``ship``: the engine's names of the piece kinds."""
 _PIECE_INDEX: Final = {name: i for i, name in enumerate(PIECES)}
 
 
