@@ -2,4 +2,4 @@
 
 from taluva._moved import moved
 
-__getattr__ = moved(__name__, "taluva.engine.tiles", "taluva.engine.expansions.fifth_player")
+__getattr__ = moved(__name__, "taluva.engine.tiles")

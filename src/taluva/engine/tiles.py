@@ -13,7 +13,6 @@ from collections.abc import Iterable
 from enum import IntEnum
 from typing import Final
 
-from taluva.engine.expansions.fifth_player import FIFTH_PLAYER_TILE_COUNTS, uses_fifth_player
 from taluva.engine.hexes import DELTAS
 
 TERRAIN_LETTERS: Final = "VJCSRL"
@@ -56,6 +55,14 @@ BASE_TILE_COUNTS: Final[dict[str, int]] = {
     "LJ": 1, "LC": 1, "LS": 1, "LR": 1,
 }  # fmt: skip
 """The 48 tiles of the base game, as Board Game Arena ships them."""
+
+FIFTH_PLAYER_TILE_COUNTS: Final[dict[str, int]] = {
+    "JC": 1, "CJ": 2, "JS": 2, "SJ": 2, "JL": 2, "CR": 2, "RC": 1,
+}  # fmt: skip
+"""The 12 tiles the fifth-player expansion adds (``expansions.fifth_player``)."""
+
+FIFTH_PLAYER_COUNT: Final = 5
+"""Five players bring in the fifth-player expansion's pieces and tiles."""
 
 DOUBLE_HEX_TILES: Final = ("VL", "VJ", "VS", "VV", "JJ")
 """The five two-hex tiles of the Double-Hex expansion."""
@@ -105,7 +112,7 @@ def is_regular_tile(code: str) -> bool:
 def tile_set(players: int) -> Counter[str]:
     """Every regular tile in the box for a game of ``players`` (five bring 12 more)."""
     counts = Counter(BASE_TILE_COUNTS)
-    if uses_fifth_player(players):
+    if players == FIFTH_PLAYER_COUNT:
         counts.update(FIFTH_PLAYER_TILE_COUNTS)
     return counts
 

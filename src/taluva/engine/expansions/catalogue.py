@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from taluva.engine.expansions.board_zones import ZONES, BoardZone
 from taluva.engine.expansions.double_hex import DoubleHex
+from taluva.engine.expansions.fifth_player import FIFTH_PLAYER_COUNT, FifthPlayer
 from taluva.engine.expansions.ships import Ships
 from taluva.engine.options import Options
 from taluva.engine.position import Expansion, Setup
@@ -19,6 +20,8 @@ def expansions_for(options: Options) -> tuple[Expansion, ...]:
         chosen.append(Ships())
     if options.double_hex:
         chosen.append(DoubleHex())
+    if options.player_count == FIFTH_PLAYER_COUNT:
+        chosen.append(FifthPlayer())
     return tuple(chosen)
 
 
