@@ -8,7 +8,13 @@ import pytest
 from scenarios import fixture, replay
 
 from taluva import Outcome, Reason
-from taluva.engine.outcome import STARTING_SUPPLY, placed_counts, rank_players, score
+from taluva.engine.outcome import (
+    STARTING_SUPPLY,
+    placed_counts,
+    rank_players,
+    result_in_words,
+    score,
+)
 
 BAD_RANKINGS: list[Any] = [[[]], [[0.5]], [["0"]], [[True]], [0, 1], "0,1", {"0": 1}]
 """Rankings that are not lists of non-empty lists of player indices."""
@@ -151,3 +157,44 @@ def test_eliminated_players_rank_last_the_later_eliminated_higher() -> None:
     assert rank_players(supplies, (1, 2), 0, False) == ((0,), (2,), (1,))
     four = [*supplies, supply(huts=2)]
     assert rank_players(four, (1,), None, False) == ((2,), (3,), (0,), (1,))
+
+
+def test_the_result_in_words_names_the_victory_kinds() -> None:
+    outcome = Outcome(((1,), (0,)), Reason.VICTORY)
+    headline, lines = result_in_words(
+        outcome, ["Ana", "Ben"], [(15, 1, 0, 0), (12, 0, 0, 0)], False
+    )
+    assert headline == "Ben wins by placing every one of their temples and towers"
+    assert lines == [
+        "1st Ben: 3 temples, 2 towers, 8 huts placed",
+        "2nd Ana: 2 temples, 2 towers, 5 huts placed",
+    ]
+
+
+def test_the_result_in_words_walks_the_tie_breaks_to_the_one_that_decided() -> None:
+    outcome = Outcome(((0,), (1,)), Reason.TILES)
+    supplies = [(5, 2, 1, 0), (9, 2, 1, 0)]
+    headline, _ = result_in_words(outcome, ["Ana", "Ben"], supplies, False)
+    assert headline == (
+        "Ana wins: no tile was left to take; as many temples (1), then as many towers (1), "
+        "then most huts built (15 against 11)"
+    )
+
+
+def test_the_result_in_words_says_who_shares_first_place_and_who_was_eliminated() -> None:
+    outcome = Outcome(((0, 2), (1,)), Reason.TILES)
+    supplies = [(10, 2, 2, 0), (20, 3, 2, 0), (10, 2, 2, 0)]
+    headline, lines = result_in_words(outcome, ["Ana", "Ben", "Cy"], supplies, False, [1])
+    assert headline == (
+        "Ana and Cy share first place: no tile was left to take; equal on everything "
+        "(1 temple, 0 towers, 10 huts)"
+    )
+    assert lines[-1] == "3rd Ben: 0 temples, 0 towers, 0 huts placed, eliminated"
+
+
+def test_the_result_in_words_of_the_last_player_standing() -> None:
+    outcome = Outcome(((1,), (0,)), Reason.LAST_STANDING)
+    headline, _ = result_in_words(
+        outcome, ["Ana", "Ben"], [(20, 3, 2, 2), (19, 3, 2, 2)], True, [0]
+    )
+    assert headline == "Ben wins: every other player was eliminated"

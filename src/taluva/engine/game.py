@@ -21,8 +21,8 @@ from taluva.engine.expansions.catalogue import make_setup
 from taluva.engine.expansions.double_hex import checked_doubles, shuffled_doubles
 from taluva.engine.moves import Move
 from taluva.engine.options import Options, player_names
-from taluva.engine.outcome import Outcome
-from taluva.engine.pieces import BUILDING_NAMES, PIECE_NAMES, starting_supply
+from taluva.engine.outcome import Outcome, result_in_words
+from taluva.engine.pieces import BASE_PIECE_TYPES, BUILDING_NAMES, PIECE_NAMES, starting_supply
 from taluva.engine.position import OVER, Phase, Position, Setup
 from taluva.engine.record import (
     RECORD_FORMAT,
@@ -182,6 +182,16 @@ class Game:
     def eliminated(self) -> tuple[int, ...]:
         """Players who could not build, in the order they left the game."""
         return self._position.eliminated
+
+    def result_in_words(self) -> tuple[str, list[str]]:
+        """The end in words: who won and why, then each player's place and pieces placed
+        (``outcome.result_in_words``); raise ValueError while the game runs."""
+        result = self._position.result
+        if result is None:
+            raise ValueError("the game is not over")
+        position = self._position
+        ships = position.setup.piece_types > BASE_PIECE_TYPES
+        return result_in_words(result, self.players, position.supply, ships, self.eliminated)
 
     # ----------------------------------------------------------------- the players' pieces
 

@@ -157,3 +157,76 @@ def rank_players(
         ranking.append(tuple(p for p in remaining if keys[p] == key))
     ranking.extend((p,) for p in reversed(eliminated))
     return tuple(ranking)
+
+
+RANKING_KINDS: Final = ("temples", "towers", "huts", "ships")
+"""What decides the ranking at the end, in order (ships only with the Ships expansion)."""
+
+
+def _counted(kind: str, count: int) -> str:
+    return f"{count} {kind if count != 1 else kind[:-1]}"
+
+
+def _placed_words(placed: Sequence[int]) -> str:
+    return ", ".join(_counted(kind, n) for kind, n in zip(RANKING_KINDS, placed, strict=False))
+
+
+def _victory_kinds(supply: Sequence[int], ships: bool) -> list[str]:
+    kinds = [PIECE_NAMES[k] for k in (TEMPLES, TOWERS, HUTS) if supply[k] == 0]
+    if ships and supply[SHIPS] == 0:
+        kinds.append(PIECE_NAMES[SHIPS])
+    return kinds
+
+
+def _decided_by(first: Sequence[int], second: Sequence[int]) -> str:
+    """How one player's placed pieces beat another's: the counts compared, in order."""
+    parts = []
+    for kind, mine, theirs in zip(RANKING_KINDS, first, second, strict=False):
+        if mine != theirs:
+            parts.append(f"most {kind} built ({mine} against {theirs})")
+            break
+        parts.append(f"as many {kind} ({mine})")
+    return ", then ".join(parts)
+
+
+def result_in_words(
+    outcome: Outcome,
+    names: Sequence[str],
+    supplies: Sequence[Sequence[int]],
+    ships: bool,
+    eliminated: Sequence[int] = (),
+) -> tuple[str, list[str]]:
+    """The end of a game as people say it: a headline naming the winners and why, then one
+    line a player in ranking order (place, name, pieces placed; eliminated players say so).
+    No composite score: the counts that decided, in the order they decide.
+
+    >>> outcome = Outcome(((1,), (0,)), Reason.TILES)
+    >>> headline, lines = result_in_words(outcome, ["Ana", "Ben"], [(8, 1, 1, 0), (9, 0, 2, 0)],
+    ...                                   ships=False)
+    >>> headline
+    'Ben wins: no tile was left to take; most temples built (3 against 2)'
+    >>> lines
+    ['1st Ben: 3 temples, 0 towers, 11 huts placed', '2nd Ana: 2 temples, 1 tower, 12 huts placed']
+    """
+    placed = {p: placed_counts(supplies[p], ships) for p in range(len(names))}
+    winners = outcome.winners
+    who = " and ".join(names[p] for p in winners)
+    if outcome.reason == Reason.VICTORY:
+        kinds = " and ".join(_victory_kinds(supplies[winners[0]], ships))
+        headline = f"{who} wins by placing every one of their {kinds}"
+    elif len(winners) > 1:
+        headline = (
+            f"{who} share first place: {outcome.reason.description}; equal on everything "
+            f"({_placed_words(placed[winners[0]])})"
+        )
+    else:
+        headline = f"{who} wins: {outcome.reason.description}"
+        if outcome.reason != Reason.LAST_STANDING and len(outcome.ranking) > 1:
+            runner = outcome.ranking[1][0]
+            if runner not in eliminated:
+                headline += f"; {_decided_by(placed[winners[0]], placed[runner])}"
+    lines = []
+    for player, place in outcome.places().items():
+        line = f"{PLACE_NAMES[place - 1]} {names[player]}: {_placed_words(placed[player])} placed"
+        lines.append(line + (", eliminated" if player in eliminated else ""))
+    return headline, lines
