@@ -209,7 +209,7 @@ def test_malformed_and_oversized_requests_get_an_error(client: TestClient) -> No
     game_id, tokens = two_humans(client)
     headers = {"authorization": f"Bearer {tokens[0]}", "content-type": "application/json"}
     broken = client.post(f"/api/games/{game_id}/moves", content=b"{not json", headers=headers)
-    assert (broken.status_code, broken.json()["error"]["code"]) == (422, "bad-request")
+    assert (broken.status_code, broken.json()["error"]["code"]) == (400, "bad-request")
     huge = client.post(f"/api/games/{game_id}/moves", content=b" " * 20000 + b"{}", headers=headers)
     assert (huge.status_code, huge.json()["error"]["code"]) == (413, "too-large")
     missing = client.get("/api/games/nope")
@@ -457,7 +457,7 @@ def test_names_are_kept_as_text_and_control_characters_refused(client: TestClien
     bad = client.post(f"/api/games/{game_id}/seats/1", json={"name": "Ben\u0000\u202e"})
     assert bad.json()["error"] == {
         "code": "bad-request",
-        "message": "name contains control characters",
+        "message": "name contains an invisible or control character (U+0000)",
     }
     long = client.post(f"/api/games/{game_id}/seats/1", json={"name": "B" * 33})
     assert long.json()["error"]["message"] == "name is longer than 32 characters"

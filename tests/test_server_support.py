@@ -29,10 +29,22 @@ def sqlite_url(directory: Path) -> str:
 
 
 @contextmanager
-def client_for(database: str, **limits: Any) -> Iterator[TestClient]:
-    """An in-process server on ``database`` (AI seats in threads), started and stopped."""
-    settings = Settings(database=database, ai_workers=0, hint_level=1, limits=Limits(**limits))
-    with TestClient(create_app(settings)) as client:
+def client_for(
+    database: str,
+    address: tuple[str, int] = ("testclient", 50000),
+    proxies: tuple[str, ...] = (),
+    **limits: Any,
+) -> Iterator[TestClient]:
+    """An in-process server on ``database`` (AI seats in threads), started and stopped; its
+    requests come from ``address``, and ``proxies`` are the trusted proxies."""
+    settings = Settings(
+        database=database,
+        ai_workers=0,
+        hint_level=1,
+        limits=Limits(**limits),
+        forwarded_allow_ips=proxies,
+    )
+    with TestClient(create_app(settings), client=address) as client:
         yield client
 
 
@@ -90,8 +102,13 @@ def free_port() -> int:
         return port
 
 
-def start_server(database: str, port: int, *extra: str) -> subprocess.Popen[str]:
-    """Run ``taluva serve`` as a real process; return once uvicorn says it is listening."""
+def start_server(
+    database: str, port: int, *extra: str, new_session: bool = False
+) -> subprocess.Popen[str]:
+    """Run ``taluva serve`` as a real process; return once uvicorn says it is listening.
+
+    With ``new_session`` it leads a process group of its own, so its children can be found.
+    """
     process = subprocess.Popen(
         [
             sys.executable,
@@ -110,6 +127,7 @@ def start_server(database: str, port: int, *extra: str) -> subprocess.Popen[str]
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        start_new_session=new_session,
     )
     assert process.stderr is not None
     seen = []

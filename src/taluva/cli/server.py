@@ -13,6 +13,7 @@ from typing import Any
 from taluva.ai.levels import LEVELS
 from taluva.cli.errors import InputError, UsageError, needs_extra
 from taluva.server.config import Limits, Settings, default_database_url
+from taluva.server.limits import parse_networks
 
 DEFAULT_LIMITS = Limits()
 
@@ -22,6 +23,7 @@ examples:
   taluva serve --port 8080 --database sqlite:///club.sqlite3
   taluva serve --database postgresql+psycopg://taluva:secret@localhost/taluva
   taluva serve --host 0.0.0.0                   let other machines of the club connect
+  taluva serve --forwarded-allow-ips 127.0.0.1  behind a reverse proxy on this machine
 
 The database's schema is created or upgraded at start; unfinished games resume where
 they stopped. The API is described at /docs and in docs/server-api.md.
@@ -86,6 +88,30 @@ def register(subparsers: Any) -> None:
         help="game creations, joins and moves per second per client address "
         f"(default {DEFAULT_LIMITS.http_rate:g})",
     )
+    parser.add_argument(
+        "--ws-per-address",
+        type=int,
+        default=DEFAULT_LIMITS.ws_per_address,
+        metavar="N",
+        help="WebSockets one client address may hold open at once "
+        f"(default {DEFAULT_LIMITS.ws_per_address})",
+    )
+    parser.add_argument(
+        "--games-per-minute",
+        type=float,
+        default=DEFAULT_LIMITS.games_per_minute,
+        metavar="N",
+        help="games one client address may create per minute, in bursts of N "
+        f"(default {DEFAULT_LIMITS.games_per_minute:g})",
+    )
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        default="",
+        metavar="LIST",
+        help="comma-separated addresses or networks of reverse proxies whose "
+        "X-Forwarded-For header names the client (default: none, every limit counts the "
+        "address that connects)",
+    )
     parser.add_argument("--quiet", action="store_true", help="log warnings and errors only")
     parser.set_defaults(func=_cmd_serve)
 
@@ -101,8 +127,15 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError(f"--port {args.port} is not a port number (1-65535)")
     if args.ai_workers < 0:
         raise UsageError("--ai-workers must be 0 or more")
-    if args.ws_rate <= 0 or args.http_rate <= 0:
+    if args.ws_rate <= 0 or args.http_rate <= 0 or args.games_per_minute <= 0:
         raise UsageError("rates must be positive")
+    if args.ws_per_address < 1:
+        raise UsageError("--ws-per-address must be 1 or more")
+    proxies = tuple(part.strip() for part in args.forwarded_allow_ips.split(",") if part.strip())
+    try:
+        parse_networks(proxies)
+    except ValueError as error:
+        raise UsageError(f"--forwarded-allow-ips: {error}") from None
     database = args.database or default_database_url()
     if database.startswith("sqlite:///"):
         path = Path(database.removeprefix("sqlite:///"))
@@ -121,9 +154,15 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         ws_burst=max(DEFAULT_LIMITS.ws_burst, int(args.ws_rate * 3)),
         http_rate=args.http_rate,
         http_burst=max(DEFAULT_LIMITS.http_burst, int(args.http_rate * 6)),
+        ws_per_address=args.ws_per_address,
+        games_per_minute=args.games_per_minute,
     )
     settings = Settings(
-        database=database, ai_workers=args.ai_workers, hint_level=args.hint_level, limits=limits
+        database=database,
+        ai_workers=args.ai_workers,
+        hint_level=args.hint_level,
+        limits=limits,
+        forwarded_allow_ips=proxies,
     )
     level = logging.WARNING if args.quiet else logging.INFO
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -137,6 +176,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             port=args.port,
             log_level="warning" if args.quiet else "info",
             access_log=False,
+            # The app reads X-Forwarded-For itself, and only from --forwarded-allow-ips;
+            # uvicorn's own reading would trust any local peer.
+            proxy_headers=False,
             ws_max_size=64 * 1024,
             # Compressing every state costs more CPU than the bytes it saves on a club's network.
             ws_per_message_deflate=False,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -18,7 +18,7 @@ from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException
 
 import taluva
 from taluva.ai.levels import LEVELS
@@ -26,120 +26,20 @@ from taluva.engine.options import EXPANSIONS, HOUSE_RULES, TILES_PER_PLAYER_CHOI
 from taluva.render import style
 from taluva.server.config import Settings
 from taluva.server.errors import ApiError
-from taluva.server.limits import AddressLimiter
+from taluva.server.guard import GuardMiddleware
+from taluva.server.limits import AddressLimiter, ConnectionCounter, TrustedProxies
+from taluva.server.messages import CreateGameRequest, JoinRequest, MoveRequest, describe
 from taluva.server.rooms import GameService, Room
 from taluva.server.store import STATUSES
 from taluva.server.view import summary_view
-from taluva.server.ws import serve_socket
+from taluva.server.ws import CLOSE_NOT_FOUND, refuse_socket, serve_socket
 
 log = logging.getLogger("taluva.server")
 
 STATIC = Path(__file__).with_name("static")
 
-CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
-)
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
-
-
-class GuardMiddleware:
-    """Refuses HTTP bodies over the size limit (413) and adds the security headers."""
-
-    def __init__(self, app: ASGIApp, max_body: int) -> None:
-        self.app = app
-        self.max_body = max_body
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        headers = dict(scope.get("headers") or [])
-        length = headers.get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.max_body):
-            await _too_large(send, self.max_body)
-            return
-        received = 0
-
-        async def limited_receive() -> Message:
-            nonlocal received
-            message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > self.max_body:
-                    raise ApiError(413, "too-large", f"request body over {self.max_body} bytes")
-            return message
-
-        strict = not scope["path"].startswith(("/docs", "/redoc"))
-
-        async def secured_send(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                extra = [
-                    (b"x-content-type-options", b"nosniff"),
-                    (b"referrer-policy", b"no-referrer"),
-                ]
-                if strict:
-                    extra.append((b"content-security-policy", CONTENT_SECURITY_POLICY.encode()))
-                message["headers"] = [*message.get("headers", []), *extra]
-            await send(message)
-
-        await self.app(scope, limited_receive, secured_send)
-
-
-async def _too_large(send: Send, limit: int) -> None:
-    body = json.dumps(ApiError(413, "too-large", f"request body over {limit} bytes").body())
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 413,
-            "headers": [(b"content-type", b"application/json")],
-        }
-    )
-    await send({"type": "http.response.body", "body": body.encode()})
-
-
-# ---------------------------------------------------------------------- request bodies
-
-
-class SeatRequest(BaseModel):
-    """One seat of a new game: a human (``take`` it yourself, or leave it free) or an AI."""
-
-    kind: Literal["human", "ai"]
-    name: str | None = Field(default=None, description="a human's name (up to 32 characters)")
-    level: int | None = Field(default=None, description="an AI seat's level, 1 to 5")
-    take: bool = Field(default=False, description="this client takes the seat (hot-seat: several)")
-
-
-class CreateGameRequest(BaseModel):
-    """A new game from the lobby."""
-
-    name: str | None = Field(default=None, description="shown in the lobby (up to 60 characters)")
-    seats: list[SeatRequest] = Field(min_length=2, max_length=5)
-    tiles_per_player: int = Field(default=12, description="12, or 18 or 24 with two players")
-    expansions: list[str] = Field(default_factory=list, description="see GET /api/config")
-    house_rules: list[str] = Field(default_factory=list, description="adjacent_hut, all_tiles")
-    hints: bool = Field(default=True, description="whether players may ask the AI for a hint")
-
-
-class JoinRequest(BaseModel):
-    """Taking a free seat."""
-
-    name: str | None = None
-
-
-class MoveRequest(BaseModel):
-    """A move for the current state id (the number of moves played so far)."""
-
-    state: int
-    move: str = Field(description="move text, e.g. 'tile 0,0 3' (see docs/notation.md)")
-
-
-# ---------------------------------------------------------------------- the app
+# The codes of the HTTP errors Starlette raises itself (unknown path, wrong method).
+HTTP_CODES = {404: "not-found", 405: "method-not-allowed", 413: "too-large"}
 
 
 async def room_of(game_id: str, request: Request) -> Room:
@@ -163,6 +63,8 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
     service = service or GameService(settings)
     limits = settings.limits
     limiter = AddressLimiter(limits.http_rate, limits.http_burst)
+    new_games = AddressLimiter(limits.games_per_minute / 60, max(1, int(limits.games_per_minute)))
+    sockets = ConnectionCounter(limits.ws_per_address)
     config_cache: dict[str, Any] = {}
 
     @asynccontextmanager
@@ -184,21 +86,37 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
 
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, error: ApiError) -> JSONResponse:
-        return JSONResponse(error.body(), status_code=error.status)
+        return JSONResponse(error.body(), status_code=error.status, headers=error.headers())
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, error: RequestValidationError) -> JSONResponse:
-        problems = []
-        for item in error.errors()[:5]:
-            where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
-            problems.append(f"{where}: {item.get('msg', 'invalid')}" if where else item["msg"])
-        message = "; ".join(problems) or "the request is not valid"
-        return JSONResponse(ApiError(422, "bad-request", message).body(), status_code=422)
+        refusal = ApiError(422, "bad-request", describe(error.errors()))
+        return JSONResponse(refusal.body(), status_code=refusal.status)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(_request: Request, error: HTTPException) -> JSONResponse:
+        code = HTTP_CODES.get(error.status_code, "bad-request")
+        message = {404: "there is nothing at this address", 405: "this method is not allowed"}
+        refusal = ApiError(error.status_code, code, message.get(error.status_code, error.detail))
+        return JSONResponse(refusal.body(), status_code=refusal.status, headers=error.headers)
+
+    @app.exception_handler(Exception)
+    async def internal_error(_request: Request, _error: Exception) -> JSONResponse:
+        refusal = ApiError(500, "internal", "the server failed; the error is in its log")
+        return JSONResponse(refusal.body(), status_code=refusal.status)
+
+    def address_of(request: Request) -> str:
+        return request.client.host if request.client else "unknown"
 
     def rate_limited(request: Request) -> None:
-        address = request.client.host if request.client else "unknown"
+        address = address_of(request)
         if not limiter.take(address):
-            raise ApiError(429, "rate-limited", "too many requests: slow down")
+            raise ApiError(
+                429,
+                "rate-limited",
+                "too many requests: slow down",
+                retry_after=limiter.retry_after(address),
+            )
 
     limited = [Depends(rate_limited)]
 
@@ -226,6 +144,9 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
                     "ws_burst": limits.ws_burst,
                     "name_chars": limits.name_chars,
                     "game_name_chars": limits.game_name_chars,
+                    "json_depth": limits.json_depth,
+                    "ws_per_address": limits.ws_per_address,
+                    "games_per_minute": limits.games_per_minute,
                 },
                 style=drawing_rules(),
             )
@@ -246,7 +167,16 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
         dependencies=limited,
         summary="Create a game; the response holds the tokens of the seats you took",
     )
-    async def create_game(body: CreateGameRequest) -> dict[str, Any]:
+    async def create_game(body: CreateGameRequest, request: Request) -> dict[str, Any]:
+        address = address_of(request)
+        if not new_games.take(address):
+            raise ApiError(
+                429,
+                "rate-limited",
+                f"this address may create {limits.games_per_minute:g} games a minute: "
+                "try again later",
+                retry_after=new_games.retry_after(address),
+            )
         room, tokens = await service.create_game(body.model_dump())
         return {"game": summary_view(room.meta), "tokens": tokens}
 
@@ -305,12 +235,19 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
 
     @app.websocket("/ws/games/{game_id}")
     async def game_socket(websocket: WebSocket, game_id: str) -> None:
-        await serve_socket(websocket, game_id, service, limits)
+        await serve_socket(websocket, game_id, service, limits, sockets)
+
+    @app.websocket("/{path:path}")
+    async def no_socket(websocket: WebSocket, path: str) -> None:
+        error = ApiError(404, "not-found", f"there is no WebSocket at /{path[:100]}")
+        await refuse_socket(websocket, error, CLOSE_NOT_FOUND)
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"cache-control": "no-cache"})
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.add_middleware(GuardMiddleware, max_body=limits.http_body_bytes)
+    app.add_middleware(
+        GuardMiddleware, limits=limits, proxies=TrustedProxies(settings.forwarded_allow_ips)
+    )
     return app

@@ -27,6 +27,12 @@ class Limits:
     game_name_chars: int = 60
     send_queue: int = 256
     """Messages waiting for a slow client before the server drops its connection."""
+    json_depth: int = 16
+    """How deeply arrays and objects may nest in one JSON body or message."""
+    ws_per_address: int = 32
+    """WebSockets one client address may hold open at once."""
+    games_per_minute: float = 20.0
+    """Games one client address may create per minute, in bursts of as many."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,3 +46,6 @@ class Settings:
     limits: Limits = field(default_factory=Limits)
     finished_cache: int = 64
     """Finished games kept in memory after their last viewer leaves."""
+    forwarded_allow_ips: tuple[str, ...] = ()
+    """Proxies (addresses or networks) whose ``X-Forwarded-For`` names the client; by
+    default none: every limit counts the address of the connection itself."""

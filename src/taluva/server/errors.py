@@ -2,21 +2,46 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 
 class ApiError(Exception):
-    """A request the server refuses; ``code`` is stable for programs, ``message`` for people."""
+    """A request the server refuses; ``code`` is stable for programs, ``message`` for people.
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    ``retry_after`` (seconds) goes out as the ``Retry-After`` header of a 429.
+    """
+
+    def __init__(
+        self, status: int, code: str, message: str, retry_after: float | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.retry_after = retry_after
 
     def body(self) -> dict[str, Any]:
         """The JSON body sent over HTTP: ``{"error": {"code": ..., "message": ...}}``."""
         return {"error": {"code": self.code, "message": self.message}}
+
+    def headers(self) -> dict[str, str]:
+        """The HTTP headers that go with the body (``Retry-After`` in whole seconds)."""
+        if self.retry_after is None:
+            return {}
+        return {"retry-after": str(max(1, math.ceil(self.retry_after)))}
+
+    def message_for_socket(self, ref: Any = None) -> dict[str, Any]:
+        """The same refusal as a WebSocket ``error`` message, echoing ``ref`` when given."""
+        return error_message(self.code, self.message, ref)
+
+
+def error_message(code: str, message: str, ref: Any = None) -> dict[str, Any]:
+    """A WebSocket ``error`` message; ``ref`` echoes the ``ref`` of the message it answers."""
+    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if ref is not None:
+        out["ref"] = ref
+    return out
 
 
 def not_found(game_id: str) -> ApiError:

@@ -14,7 +14,6 @@ import json
 import logging
 import re
 import secrets
-import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -27,6 +26,7 @@ from taluva.engine.game import Game
 from taluva.engine.record import RECORD_FORMAT
 from taluva.server.config import Settings
 from taluva.server.errors import ApiError, not_found
+from taluva.server.names import clean_name
 from taluva.server.store import (
     FINISHED,
     LIVE,
@@ -113,29 +113,6 @@ class Room:
             "moves": [str(m) for m in self.game.moves] if moves is None else moves,
             "result": None,
         }
-
-
-def clean_name(value: Any, limit: int, what: str, default: str = "") -> str:
-    """A player or game name: trimmed, at most ``limit`` characters, no control characters.
-
-    Names are stored as given (HTML special characters included): clients must show them as
-    text, never as markup.
-
-    >>> clean_name("  Ana   <b>Lee</b> ", 32, "name")
-    'Ana <b>Lee</b>'
-    >>> clean_name("", 32, "name", "Player 2")
-    'Player 2'
-    """
-    if value is None:
-        value = ""
-    if not isinstance(value, str):
-        raise ApiError(422, "bad-request", f"{what} must be text")
-    text = " ".join(value.split())
-    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co") for c in text):
-        raise ApiError(422, "bad-request", f"{what} contains control characters")
-    if len(text) > limit:
-        raise ApiError(422, "bad-request", f"{what} is longer than {limit} characters")
-    return text or default
 
 
 def rebuild(meta: StoredGame, moves: list[str]) -> Game:

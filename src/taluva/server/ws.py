@@ -3,7 +3,9 @@
 A client sends ``hello`` with the seat tokens it holds (none for a spectator) and gets a
 ``welcome`` with the whole state; from then on it receives every ``move`` as it is stored.
 A reconnecting client sends ``hello`` again and is back where it was. Each message is
-checked for size, rate and shape; a bad one gets an ``error`` and changes nothing.
+checked for size, rate, nesting and shape (``taluva.server.messages``); a bad one gets an
+``error`` and changes nothing. Every message gets one answer. One address may hold
+``ws_per_address`` sockets open at once; a socket over that is told and closed.
 """
 
 from __future__ import annotations
@@ -14,31 +16,37 @@ import json
 import logging
 from typing import TYPE_CHECKING, Any
 
+from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from taluva.server.config import Limits
-from taluva.server.errors import ApiError
-from taluva.server.limits import TokenBucket
+from taluva.server.errors import ApiError, error_message
+from taluva.server.limits import ConnectionCounter, TokenBucket
+from taluva.server.messages import (
+    CLIENT_MESSAGES,
+    MAX_REF_CHARS,
+    Explain,
+    Hello,
+    Hint,
+    Move,
+    Ping,
+    Strict,
+    describe,
+    parse_json,
+    valid_ref,
+)
 
 if TYPE_CHECKING:
     from taluva.server.rooms import GameService, Room
 
 log = logging.getLogger("taluva.server")
 
-CLIENT_TYPES = ("hello", "move", "explain", "hint", "ping")
-MAX_TOKENS = 5
+CLIENT_TYPES = tuple(CLIENT_MESSAGES)
 CLOSE_NOT_FOUND = 4404
 CLOSE_TOO_SLOW = 4408
+CLOSE_TOO_MANY = 4429
 
 _background: set[asyncio.Task[None]] = set()
-
-
-def error_message(code: str, message: str, ref: Any = None) -> dict[str, Any]:
-    """An ``error`` message; ``ref`` echoes the ``ref`` of the message it answers."""
-    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
-    if ref is not None:
-        out["ref"] = ref
-    return out
 
 
 class Connection:
@@ -74,31 +82,60 @@ class Connection:
             if text is None:
                 if self.dropped:
                     with contextlib.suppress(Exception):
-                        await self.websocket.close(CLOSE_TOO_SLOW, "too slow to keep up")
+                        await self.websocket.close(CLOSE_TOO_SLOW, "too slow to keep up: reconnect")
                 return
             await self.websocket.send_text(text)
 
 
+async def refuse_socket(websocket: WebSocket, error: ApiError, close_code: int) -> None:
+    """Accept a socket only to send why it is refused, then close it with a reason."""
+    await websocket.accept()
+    with contextlib.suppress(Exception):
+        await websocket.send_text(json.dumps(error.message_for_socket(), separators=(",", ":")))
+        await websocket.close(close_code, error.message[:120])
+
+
 async def serve_socket(
-    websocket: WebSocket, game_id: str, service: GameService, limits: Limits
+    websocket: WebSocket,
+    game_id: str,
+    service: GameService,
+    limits: Limits,
+    sockets: ConnectionCounter,
 ) -> None:
     """Run one client's connection to a game until it leaves."""
-    await websocket.accept()
-    try:
-        room = await service.room(game_id)
-    except ApiError as error:
-        await websocket.send_text(json.dumps(error_message(error.code, error.message)))
-        await websocket.close(CLOSE_NOT_FOUND)
+    address = websocket.client.host if websocket.client else "unknown"
+    if not sockets.open(address):
+        error = ApiError(
+            429,
+            "too-many-connections",
+            f"this address holds {limits.ws_per_address} open WebSockets already",
+        )
+        await refuse_socket(websocket, error, CLOSE_TOO_MANY)
         return
+    try:
+        try:
+            room = await service.room(game_id)
+        except ApiError as error:
+            await refuse_socket(websocket, error, CLOSE_NOT_FOUND)
+            return
+        await websocket.accept()
+        await _serve(websocket, room, service, limits)
+    finally:
+        sockets.close(address)
+
+
+async def _serve(websocket: WebSocket, room: Room, service: GameService, limits: Limits) -> None:
     connection = Connection(websocket, limits)
     writer = asyncio.get_running_loop().create_task(connection.writer())
     try:
         while not connection.dropped:
             try:
-                text = await websocket.receive_text()
-            except (WebSocketDisconnect, RuntimeError, KeyError):
+                frame = await websocket.receive()
+            except (WebSocketDisconnect, RuntimeError):
                 break
-            await _handle(text, connection, room, service, limits)
+            if frame["type"] == "websocket.disconnect":
+                break
+            await _handle(frame.get("text"), connection, room, service, limits)
     finally:
         room.subscribers.discard(connection)
         connection.queue.put_nowait(None)
@@ -107,72 +144,98 @@ async def serve_socket(
         writer.cancel()
 
 
-async def _handle(
-    text: str, connection: Connection, room: Room, service: GameService, limits: Limits
-) -> None:
-    if len(text.encode("utf-8")) > limits.ws_message_bytes:
-        connection.send_json(
-            error_message("too-large", f"messages are limited to {limits.ws_message_bytes} bytes")
+class _Refused(Exception):
+    """A message refused before it is read: the error, and the ``ref`` its answer echoes."""
+
+    def __init__(self, error: ApiError, ref: Any = None) -> None:
+        super().__init__(error.message)
+        self.error = error
+        self.ref = ref
+
+
+def _read(text: str, limits: Limits) -> tuple[Strict, Any]:
+    """The checked fields and the ``ref`` of a client message; _Refused if it is not one."""
+    try:
+        message = parse_json(text, limits.ws_message_bytes, limits.json_depth, "message")
+    except ApiError as unreadable:
+        raise _Refused(unreadable) from None
+    if not isinstance(message, dict):
+        raise _Refused(ApiError(400, "bad-request", "a message is one JSON object"))
+    ref = message.pop("ref", None)
+    if ref is not None and not valid_ref(ref):
+        raise _Refused(
+            ApiError(
+                400,
+                "bad-request",
+                f"ref must be a string or a whole number of at most {MAX_REF_CHARS} characters",
+            )
         )
-        return
+    kind = message.pop("type", None)
+    model = CLIENT_MESSAGES.get(kind) if isinstance(kind, str) else None
+    if model is None:
+        expected = ", ".join(CLIENT_TYPES)
+        unknown = ApiError(400, "bad-request", f"unknown message type: expected one of {expected}")
+        raise _Refused(unknown, ref)
+    try:
+        return model.model_validate(message), ref
+    except ValidationError as invalid:
+        raise _Refused(ApiError(400, "bad-request", describe(invalid.errors())), ref) from None
+
+
+async def _handle(
+    text: str | None, connection: Connection, room: Room, service: GameService, limits: Limits
+) -> None:
+    """Answer one frame (``text`` None for a binary frame, which is refused)."""
     if not connection.bucket.take():
         connection.send_json(error_message("rate-limited", "too many messages: slow down"))
         return
-    try:
-        message = json.loads(text)
-    except ValueError:
-        connection.send_json(error_message("bad-request", "a message is one JSON object"))
-        return
-    if not isinstance(message, dict):
-        connection.send_json(error_message("bad-request", "a message is one JSON object"))
-        return
-    kind = message.get("type")
-    ref = message.get("ref")
-    if not isinstance(ref, (str, int)) or isinstance(ref, bool) or len(str(ref)) > 64:
-        ref = None
-    if kind not in CLIENT_TYPES:
-        connection.send_json(
-            error_message(
-                "bad-request",
-                f"unknown message type: expected one of {', '.join(CLIENT_TYPES)}",
-                ref,
-            )
-        )
+    if text is None:
+        connection.send_json(error_message("bad-request", "messages are JSON in text frames"))
         return
     try:
-        if kind == "hello":
-            _hello(message, connection, room)
-        elif kind == "ping":
-            connection.send_json({"type": "pong", "ref": ref})
-        elif kind not in ("explain",) and connection not in room.subscribers:
-            raise ApiError(400, "bad-request", "send 'hello' first")
-        elif kind == "move":
-            reply = await service.submit(
-                room, connection.seats, message.get("state"), message.get("move")
-            )
-            if ref is not None:
-                connection.send_json({"type": "accepted", "ref": ref, "ply": reply["ply"]})
-        elif kind == "explain":
-            reply = service.explain(room, message.get("move"))
-            reply["ref"] = ref
-            connection.send_json(reply)
-        elif kind == "hint":
-            if connection.hint_pending:
-                raise ApiError(429, "rate-limited", "a hint is already being computed")
-            connection.hint_pending = True
-            task = asyncio.get_running_loop().create_task(_hint(connection, room, service, ref))
-            _background.add(task)
-            task.add_done_callback(_background.discard)
+        fields, ref = _read(text, limits)
+    except _Refused as refused:
+        connection.send_json(refused.error.message_for_socket(refused.ref))
+        return
+    try:
+        await _dispatch(fields, ref, connection, room, service)
     except ApiError as error:
-        connection.send_json(error_message(error.code, error.message, ref))
+        connection.send_json(error.message_for_socket(ref))
+    except Exception:
+        log.exception("a %s message in game %s failed", type(fields).__name__, room.id)
+        connection.send_json(
+            error_message("internal", "the server failed; the error is in its log", ref)
+        )
 
 
-def _hello(message: dict[str, Any], connection: Connection, room: Room) -> None:
-    tokens = message.get("tokens", [])
-    if not isinstance(tokens, list) or len(tokens) > MAX_TOKENS:
-        raise ApiError(400, "bad-request", f"tokens must be a list of at most {MAX_TOKENS}")
-    tokens = [token for token in tokens if isinstance(token, str) and len(token) <= 100]
-    seats, unknown = room.seats_for(tokens)
+async def _dispatch(
+    fields: Strict, ref: Any, connection: Connection, room: Room, service: GameService
+) -> None:
+    if isinstance(fields, Hello):
+        _hello(fields, connection, room)
+    elif isinstance(fields, Ping):
+        connection.send_json({"type": "pong", "ref": ref})
+    elif isinstance(fields, Explain):
+        reply = service.explain(room, fields.move)
+        reply["ref"] = ref
+        connection.send_json(reply)
+    elif connection not in room.subscribers:
+        raise ApiError(400, "bad-request", "send 'hello' first")
+    elif isinstance(fields, Move):
+        reply = await service.submit(room, connection.seats, fields.state, fields.move)
+        if ref is not None:
+            connection.send_json({"type": "accepted", "ref": ref, "ply": reply["ply"]})
+    elif isinstance(fields, Hint):
+        if connection.hint_pending:
+            raise ApiError(429, "rate-limited", "a hint is already being computed")
+        connection.hint_pending = True
+        task = asyncio.get_running_loop().create_task(_hint(connection, room, service, ref))
+        _background.add(task)
+        task.add_done_callback(_background.discard)
+
+
+def _hello(hello: Hello, connection: Connection, room: Room) -> None:
+    seats, unknown = room.seats_for(hello.tokens)
     connection.seats = seats
     room.subscribers.add(connection)
     welcome: dict[str, Any] = {
@@ -180,8 +243,8 @@ def _hello(message: dict[str, Any], connection: Connection, room: Room) -> None:
         "seats": sorted(seats),
         "state": room.state(),
     }
-    since = message.get("since")
-    if type(since) is int and 0 <= since <= room.game.ply:
+    since = hello.since
+    if since is not None and since <= room.game.ply:
         welcome["missed"] = [str(move) for move in room.game.moves[since:]]
     if unknown:
         welcome["unknown_tokens"] = unknown
@@ -195,7 +258,7 @@ async def _hint(connection: Connection, room: Room, service: GameService, ref: A
         reply["ref"] = ref
         connection.send_json(reply)
     except ApiError as error:
-        connection.send_json(error_message(error.code, error.message, ref))
+        connection.send_json(error.message_for_socket(ref))
     except Exception as error:
         log.exception("hint failed in game %s", room.id)
         connection.send_json(error_message("unavailable", f"no hint: {error}", ref))

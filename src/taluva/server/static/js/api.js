@@ -97,6 +97,8 @@ export class GameSocket {
         this.handlers.status?.("missing");
         return;
       }
+      // 4429: this address holds too many sockets; wait the longest before trying again.
+      if (event.code === 4429) this.delay = 5000;
       this.handlers.status?.("reconnecting");
       setTimeout(() => this.connect(), this.delay);
       this.delay = Math.min(this.delay * 2, 5000);

@@ -270,7 +270,7 @@ export class GamePage {
       clear(this.joinPanel);
       return;
     }
-    const name = h("input", { value: playerName.get(), placeholder: "your name", maxlength: 32, "aria-label": "Your name", class: "join-name" });
+    const name = h("input", { value: playerName.get(), placeholder: "your name", maxlength: 160, "aria-label": "Your name", class: "join-name" });
     const link = h("input", { readonly: true, value: location.href, class: "join-link", "aria-label": "Link to this game", onfocus: (e) => e.target.select() });
     clear(this.joinPanel,
       h("p", {}, "Free seats: take one to play, or send this link to the other players:"),

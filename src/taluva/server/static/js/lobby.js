@@ -36,7 +36,7 @@ export class Lobby {
 
   build() {
     this.seatBox = h("div", { class: "seats" });
-    this.gameName = h("input", { id: "game-name", maxlength: 60, placeholder: "e.g. Thursday club", "aria-label": "Game name" });
+    this.gameName = h("input", { id: "game-name", maxlength: 160, placeholder: "e.g. Thursday club", "aria-label": "Game name" });
     this.tiles = h("select", { id: "tiles-per-player", "aria-label": "Tiles per player" });
     this.hints = h("input", { type: "checkbox", id: "hints", checked: true });
     const zones = this.config.expansions.filter((e) => e.startsWith("board:"));
@@ -80,7 +80,7 @@ export class Lobby {
         ...SEAT_CHOICES.map(([value, label]) => h("option", { value, selected: value === choice }, label)));
       const name = choice === "you" || choice === "human"
         ? h("input", {
-          class: "seat-name", maxlength: 32, value: this.names[i] || "", "aria-label": `Seat ${i + 1} name`,
+          class: "seat-name", maxlength: 160, value: this.names[i] || "", "aria-label": `Seat ${i + 1} name`,
           placeholder: choice === "you" ? "your name" : "name (optional)",
           oninput: (e) => { this.names[i] = e.target.value; },
         })

@@ -1,0 +1,208 @@
+"""What clients may send: the JSON check every body and message passes, then its shape.
+
+Every HTTP body and WebSocket message is read the same way before anything looks inside:
+at most so many bytes, UTF-8, nested at most ``json_depth`` levels (checked before parsing,
+so a deep message cannot exhaust the parser's recursion), valid JSON without ``NaN`` or
+lone surrogates. Its shape is then checked by a strict pydantic model: exact JSON types
+(``state`` is an integer, never ``"0"``, ``0.0`` or ``false``) and no unknown fields.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from taluva.server.errors import ApiError
+
+MAX_REF_CHARS = 64
+MAX_TOKENS = 5
+MAX_TOKEN_CHARS = 100
+
+# The characters that open or close a level, start or end a string, or escape inside one.
+_STRUCTURE = re.compile(r'[\\"\[\]{}]')
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def deeper_than(text: str, limit: int) -> bool:
+    """Whether arrays and objects in the JSON ``text`` nest more than ``limit`` levels.
+
+    Linear in the length of the text and never recursive; brackets inside strings do not
+    count (the text need not be valid JSON).
+
+    >>> deeper_than('{"a": [[1]], "b": "[[[["}', 3), deeper_than("[[[[]]]]", 3)
+    (False, True)
+    """
+    depth = 0
+    in_string = False
+    escaped_at = -1
+    for match in _STRUCTURE.finditer(text):
+        at = match.start()
+        if at == escaped_at:
+            continue
+        char = match.group()
+        if in_string:
+            if char == "\\":
+                escaped_at = at + 1
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _check_text(value: Any, limit: int) -> None:
+    """Refuse lone surrogates anywhere in a parsed document (nested at most ``limit``)."""
+    if isinstance(value, str):
+        if _SURROGATE.search(value):
+            raise ApiError(400, "bad-request", "text holds a lone UTF-16 surrogate")
+    elif isinstance(value, dict) and limit > 0:
+        for key, item in value.items():
+            _check_text(key, 0)
+            _check_text(item, limit - 1)
+    elif isinstance(value, list) and limit > 0:
+        for item in value:
+            _check_text(item, limit - 1)
+
+
+def parse_json(data: str | bytes, max_bytes: int, max_depth: int, what: str = "body") -> Any:
+    """The JSON document in ``data``, or ApiError: ``too-large`` (413), ``too-deep`` (400) or
+    ``bad-request`` (400: not UTF-8, not JSON, ``NaN``, a lone surrogate)."""
+    size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", "surrogatepass"))
+    if size > max_bytes:
+        raise ApiError(413, "too-large", f"a {what} is limited to {max_bytes} bytes")
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ApiError(400, "bad-request", f"the {what} is not UTF-8 text") from None
+    if deeper_than(data, max_depth):
+        raise ApiError(400, "too-deep", f"JSON may nest at most {max_depth} levels deep")
+    try:
+        document = json.loads(data, parse_constant=_no_constant)
+    except (ValueError, RecursionError) as error:
+        reason = str(error).split(":")[0] if isinstance(error, ValueError) else "too deep"
+        raise ApiError(400, "bad-request", f"the {what} is not valid JSON ({reason})") from None
+    _check_text(document, max_depth + 1)
+    return document
+
+
+def describe(errors: Sequence[Any]) -> str:
+    """One sentence from pydantic's validation errors: ``where: what`` for the first five."""
+    problems = []
+    for item in list(errors)[:5]:
+        where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
+        message = item.get("msg", "invalid")
+        problems.append(f"{where}: {message}" if where else message)
+    return "; ".join(problems) or "the request is not valid"
+
+
+class Strict(BaseModel):
+    """Exact JSON types and no unknown fields."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+Option = Annotated[str, Field(max_length=64)]
+
+
+# ---------------------------------------------------------------------- HTTP bodies
+
+
+class SeatRequest(Strict):
+    """One seat of a new game: a human (``take`` it yourself, or leave it free) or an AI."""
+
+    kind: Literal["human", "ai"]
+    name: str | None = Field(default=None, description="a human's name (see docs: Names)")
+    level: int | None = Field(default=None, description="an AI seat's level, 1 to 5")
+    take: bool = Field(default=False, description="this client takes the seat (hot-seat: several)")
+
+
+class CreateGameRequest(Strict):
+    """A new game from the lobby."""
+
+    name: str | None = Field(default=None, description="shown in the lobby (see docs: Names)")
+    seats: list[SeatRequest] = Field(min_length=2, max_length=5)
+    tiles_per_player: int = Field(default=12, description="12, or 18 or 24 with two players")
+    expansions: list[Option] = Field(
+        default_factory=list, max_length=16, description="see GET /api/config"
+    )
+    house_rules: list[Option] = Field(
+        default_factory=list, max_length=16, description="adjacent_hut, all_tiles"
+    )
+    hints: bool = Field(default=True, description="whether players may ask the AI for a hint")
+
+
+class JoinRequest(Strict):
+    """Taking a free seat."""
+
+    name: str | None = None
+
+
+class MoveRequest(Strict):
+    """A move for the current state id (the number of moves played so far)."""
+
+    state: int
+    move: str = Field(description="move text, e.g. 'tile 0,0 3' (see docs/notation.md)")
+
+
+# ---------------------------------------------------------------------- WebSocket messages
+
+
+class Hello(Strict):
+    """Join the game's broadcasts, proving the seats of ``tokens``; ``since``: last ply seen."""
+
+    tokens: list[Annotated[str, Field(max_length=MAX_TOKEN_CHARS)]] = Field(
+        default_factory=list, max_length=MAX_TOKENS
+    )
+    since: int | None = Field(default=None, ge=0)
+
+
+class Move(Strict):
+    """Play ``move`` in state ``state``."""
+
+    state: int
+    move: str
+
+
+class Explain(Strict):
+    """Is ``move`` legal now, and if not why."""
+
+    move: str
+
+
+class Hint(Strict):
+    """The AI's suggestion for the player to move."""
+
+
+class Ping(Strict):
+    """Answered by ``pong``."""
+
+
+CLIENT_MESSAGES: dict[str, type[Strict]] = {
+    "hello": Hello,
+    "move": Move,
+    "explain": Explain,
+    "hint": Hint,
+    "ping": Ping,
+}
+
+
+def valid_ref(ref: Any) -> bool:
+    """A ``ref`` the answer may echo: a string or a whole number of at most 64 characters."""
+    if isinstance(ref, bool) or not isinstance(ref, (str, int)):
+        return False
+    return len(str(ref)) <= MAX_REF_CHARS
