@@ -10,7 +10,10 @@ Workloads use only the public API both versions share:
 - ``perft``: every position of tests/data/perft/base.jsonl to depth 2;
 - ``mcts2`` / ``mcts4``: tree-search iterations from greedy self-play positions.
 
-Run ``python bench/versus.py --base df49054`` (``--rounds``, ``--only``).
+Timing on a shared machine is noisy; ``--instructions`` counts the instructions each
+workload executes under valgrind's callgrind instead (the same count on every run; the ratio
+``base/now`` above 1 means fewer instructions now).
+Run ``python bench/versus.py --base df49054`` (``--rounds``, ``--only``, ``--instructions``).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tarfile
@@ -56,7 +60,7 @@ def playouts():
 def perft_table():
     from taluva.perft import perft
     leaves = 0
-    for line in open(sys.argv[3]):
+    for line in open(sys.argv[3]).readlines()[:size]:
         entry = json.loads(line)
         leaves += perft(Game.from_record(entry["record"]), 2)
     return leaves, "leaves"
@@ -87,7 +91,9 @@ seconds = result[2] if len(result) > 2 else time.process_time() - start
 print(json.dumps({"count": result[0], "unit": result[1], "seconds": seconds}))
 """
 
-SIZES = {"games": 60, "playouts": 400, "perft": 0, "mcts2": 60, "mcts4": 60}
+SIZES = {"games": 60, "playouts": 400, "perft": 13, "mcts2": 60, "mcts4": 60}
+SMALL = {"games": 6, "playouts": 40, "perft": 4, "mcts2": 5, "mcts4": 5}
+"""Workload sizes under ``--instructions`` (valgrind runs Python some 50 times slower)."""
 
 
 def export(commit: str, into: Path) -> Path:
@@ -116,16 +122,56 @@ def measure(src: Path, kind: str) -> tuple[float, str]:
     return data["count"] / data["seconds"], data["unit"]
 
 
+def instructions(src: Path, kind: str, size: int) -> tuple[int, int]:
+    """Instructions executed by one workload on the tree ``src`` (callgrind), and its count
+    of units; the same run with nothing to do is subtracted (start-up and imports)."""
+
+    def run(work: int) -> tuple[int, int]:
+        env = {**os.environ, "PYTHONPATH": str(src), "PYTHONHASHSEED": "0"}
+        command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+        done = subprocess.run(
+            [*command, sys.executable, "-c", WORKER, kind, str(work), str(TABLE)],
+            check=True,
+            capture_output=True,
+            text=True,
+            env=env,
+        )
+        collected = re.search(r"Collected : (\d+)", done.stderr)
+        assert collected is not None, done.stderr[-500:]
+        count = json.loads(done.stdout.strip().splitlines()[-1])["count"]
+        return int(collected.group(1)), count
+
+    total, count = run(size)
+    idle, _ = run(0)
+    return total - idle, count
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", default="HEAD~1", help="the commit to compare with")
     parser.add_argument("--rounds", type=int, default=3, help="rounds per workload and tree")
     parser.add_argument("--only", nargs="*", choices=sorted(SIZES), help="these workloads")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count instructions with valgrind's callgrind instead of timing (exact, slow)",
+    )
     args = parser.parse_args(argv)
     kinds = args.only or list(SIZES)
     with tempfile.TemporaryDirectory() as folder:
         base = export(args.base, Path(folder))
         current = ROOT / "src"
+        if args.instructions:
+            print(f"base {args.base} vs this working tree: instructions per unit (callgrind)")
+            print(f"{'workload':<10} {'base':>14} {'now':>14} {'base/now':>9}")
+            for kind in kinds:
+                old, units = instructions(base, kind, SMALL[kind])
+                new, _ = instructions(current, kind, SMALL[kind])
+                print(
+                    f"{kind:<10} {old / units:>14,.0f} {new / units:>14,.0f} {old / new:>8.3f}x",
+                    flush=True,
+                )
+            return 0
         print(f"base {args.base} vs this working tree, best of {args.rounds} rounds (CPU time)")
         print(f"{'workload':<10} {'base':>14} {'now':>14} {'now/base':>9}")
         for kind in kinds:

@@ -121,6 +121,8 @@ class Setup:
     piece_types: int = field(default=BASE_PIECE_TYPES, init=False)
     ends_without_placement: bool = field(default=False, init=False)
     adjacent_hut: bool = field(default=False, init=False)
+    player_count: int = field(default=0, init=False)
+    """Number of seats."""
 
     def __post_init__(self) -> None:
         def overriding(hook: str) -> tuple[Expansion, ...]:
@@ -136,11 +138,7 @@ class Setup:
         fill(self, "piece_types", BASE_PIECE_TYPES + sum(e.piece_types for e in self.expansions))
         fill(self, "ends_without_placement", any(e.ends_without_placement for e in self.expansions))
         fill(self, "adjacent_hut", self.options.adjacent_hut)
-
-    @property
-    def player_count(self) -> int:
-        """Number of seats."""
-        return len(self.players)
+        fill(self, "player_count", len(self.players))
 
     def owner_of(self, move: Move) -> Expansion | None:
         """The expansion whose move this is (``draw``, ``double``, ``ship``), or None."""

@@ -95,6 +95,12 @@ def tile_terrains(code: str) -> tuple[int, int, int]:
     return VOLCANO, TERRAIN_LETTERS.index(code[0]), TERRAIN_LETTERS.index(code[1])
 
 
+TILE_TERRAINS: Final[dict[str, tuple[int, int, int]]] = {
+    a + b: tile_terrains(a + b) for a in TERRAIN_LETTERS[1:] for b in TERRAIN_LETTERS[1:]
+}
+"""``tile_terrains`` of every regular tile code, looked up when a tile is laid."""
+
+
 def double_terrains(code: str) -> tuple[int, int]:
     """The terrains of a double-hex tile's hexes: ``X``, then ``Y``.
 

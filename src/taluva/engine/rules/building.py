@@ -146,11 +146,17 @@ def sample_build(s: Position, rng: random.Random) -> Move:
                 return options[int(random_() * len(options))]
         if huts:
             free = s.free
+            level = s.level
+            anywhere = s.setup.adjacent_hut
             land = s.land_order
             count = s.land_count
             for _ in range(16):
                 hex_ = land[int(random_() * count)]
-                if hex_ in free and may_found(s, hex_, own):
+                if (  # may_found, inlined: playouts run through here
+                    hex_ in free
+                    and level[hex_] == 1
+                    and (anywhere or not any(hex_ + d in own for d in DELTAS))
+                ):
                     return HUT_MOVES[hex_]
     moves = build_moves(s)
     return moves[int(random_() * len(moves))]

@@ -70,7 +70,8 @@ def join(
             if neighbour not in joined and building.get(neighbour, -1) >> 2 == player:
                 group = settlement[neighbour]
                 joined |= group
-                smallest = min(smallest, len(group))
+                if len(group) < smallest:
+                    smallest = len(group)
     merged = frozenset(joined)
     for hex_ in merged:
         settlement[hex_] = merged

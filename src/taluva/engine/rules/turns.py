@@ -15,7 +15,7 @@ from taluva.engine.outcome import Reason
 from taluva.engine.position import BUILD_PHASE, OVER, TILE_PHASE, Position
 from taluva.engine.rules import building, ending, placement
 from taluva.engine.rules.building import BASE_BUILDS
-from taluva.engine.tiles import footprint, tile_terrains
+from taluva.engine.tiles import TILE_TERRAINS, footprint, tile_terrains
 
 TILE_KINDS = frozenset({MoveKind.TILE, MoveKind.DRAW, MoveKind.DOUBLE})
 """The moves of the tile phase."""
@@ -58,9 +58,9 @@ def legal_form(s: Position, move: Move) -> Move | None:
                 return TILE_MOVES[code]
         return None
     if s.phase == BUILD_PHASE:
-        owner = s.setup.owner_of(move)
-        if owner is not None:
-            found = owner.canonical(s, move)
+        if kind not in BASE_BUILDS:
+            owner = s.setup.owner_of(move)
+            found = None if owner is None else owner.canonical(s, move)
             if found is None:
                 return None
             move = found
@@ -110,7 +110,8 @@ def apply(s: Position, move: Move) -> Position:
     player = s.to_move
     kind = move[0]
     if kind == TILE:
-        placement.lay_tile(s, new, footprint(move[1], move[2]), tile_terrains(s.tile or "JJ"))
+        assert s.tile is not None
+        placement.lay_tile(s, new, footprint(move[1], move[2]), TILE_TERRAINS[s.tile])
         after_tile(new, player)
         return new
     if kind in BASE_BUILDS:
