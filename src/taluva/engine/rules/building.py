@@ -52,7 +52,12 @@ def build_moves(s: Position) -> list[Move]:
 
 
 def generate_builds(s: Position, player: int) -> list[Move]:
-    """New settlements, then what each settlement allows, then the expansions' builds."""
+    """New settlements, then what each settlement allows, then the expansions' builds.
+
+    The founding rule (a free hex at level 1 not next to the player's own buildings, unless
+    the ``adjacent_hut`` house rule is played) is also checked, hex by hex, by ``can_build``
+    and ``sample_build``, which run every turn and stop at the first hex that passes.
+    """
     huts, temples, towers, _ships = s.supply[player]
     level = s.level
     free = s.free
@@ -112,19 +117,13 @@ def settlement_builds(
     return moves
 
 
-def may_found(s: Position, hex_: int, own: frozenset[int]) -> bool:
-    """Whether a new settlement may be founded on a free hex: level 1, and (unless the
-    ``adjacent_hut`` house rule is played) not next to the player's own buildings."""
-    return s.level[hex_] == 1 and (s.setup.adjacent_hut or not any(hex_ + d in own for d in DELTAS))
-
-
 def can_build(s: Position, player: int) -> bool:
     """Whether the player has any building action, usually decided by the first free hex."""
     if s.supply[player][HUTS]:
         own = s.own[player]
         level = s.level
         anywhere = s.setup.adjacent_hut
-        for hex_ in s.free:  # may_found, inlined: this runs after every tile
+        for hex_ in s.free:  # the founding rule, as in generate_builds
             if level[hex_] == 1 and (anywhere or not any(hex_ + d in own for d in DELTAS)):
                 return True
     return bool(build_moves(s))
@@ -152,7 +151,7 @@ def sample_build(s: Position, rng: random.Random) -> Move:
             count = s.land_count
             for _ in range(16):
                 hex_ = land[int(random_() * count)]
-                if (  # may_found, inlined: playouts run through here
+                if (  # the founding rule, as in generate_builds
                     hex_ in free
                     and level[hex_] == 1
                     and (anywhere or not any(hex_ + d in own for d in DELTAS))
