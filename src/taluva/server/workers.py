@@ -3,15 +3,26 @@
 A worker receives the game's full record, rebuilds the position itself and answers with
 move text, so nothing it does can touch the server's own game objects. The AI layer is
 ``taluva.ai``: ``make_agent(spec, seed).choose(game)`` and ``hint(game, level)``.
+
+No worker outlives the server, however the server ends: on Linux each worker asks the
+kernel for SIGKILL when its parent dies (``PR_SET_PDEATHSIG``), elsewhere a thread watches
+the parent; workers ignore Ctrl-C (the server handles it and stops them). Once every worker
+is gone, multiprocessing's resource tracker sees its pipe close and exits too.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import hashlib
 import logging
 import multiprocessing
+import os
 import random
+import signal
+import sys
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -20,6 +31,35 @@ from taluva.ai import hint, make_agent
 from taluva.engine.game import Game
 
 log = logging.getLogger("taluva.server")
+
+
+PR_SET_PDEATHSIG = 1
+PARENT_CHECK_SECONDS = 0.5
+
+
+def _exit_when_orphaned(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(1)
+
+
+def die_with_parent(parent: int) -> None:
+    """Run first in each worker: end this process when process ``parent`` ends, and leave
+    Ctrl-C to the parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    watched = False
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            watched = libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+        except (OSError, AttributeError):
+            watched = False
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
+    if not watched:
+        threading.Thread(
+            target=_exit_when_orphaned, args=(parent,), name="taluva-parent", daemon=True
+        ).start()
 
 
 def ai_spec(level: int) -> str:
@@ -58,13 +98,17 @@ class AiRunner:
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
+        self._closed = False
         self._executor: Executor = self._new_executor()
 
     def _new_executor(self) -> Executor:
         if self.workers <= 0:
             return ThreadPoolExecutor(max_workers=2, thread_name_prefix="taluva-ai")
         return ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
+            max_workers=self.workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=die_with_parent,
+            initargs=(os.getpid(),),
         )
 
     async def _run(self, function: Any, *args: Any) -> Any:
@@ -72,6 +116,8 @@ class AiRunner:
         try:
             return await loop.run_in_executor(self._executor, function, *args)
         except BrokenProcessPool:
+            if self._closed:
+                raise
             log.error("an AI worker process died; starting new ones")
             self._executor = self._new_executor()
             return await loop.run_in_executor(self._executor, function, *args)
@@ -87,5 +133,16 @@ class AiRunner:
         return result
 
     def close(self) -> None:
-        """Stop the workers (running jobs are abandoned)."""
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        """Stop the workers now: queued jobs are cancelled, running ones abandoned."""
+        self._closed = True
+        executor = self._executor
+        # A worker busy with a long search would hold up the server's exit until done, so
+        # the workers are stopped (Python 3.14 has executor.terminate_workers(); before it,
+        # the pool's own table, which shutdown() clears).
+        table: dict[int, Any] = getattr(executor, "_processes", None) or {}
+        processes = list(table.values())
+        executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.join(timeout=2.0)

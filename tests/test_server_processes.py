@@ -1,0 +1,97 @@
+"""``taluva serve`` as a real process: nothing it starts outlives it, however it dies, and the
+address its limits count is not taken from an X-Forwarded-For that nobody trusted."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+import httpx
+import psutil
+import pytest
+from test_server_support import free_port, sqlite_url, start_server
+
+
+def alive(process: psutil.Process) -> bool:
+    """Whether a process still runs (a zombie has ended: only its exit status is left)."""
+    try:
+        return process.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+def group_members(group: int) -> list[psutil.Process]:
+    """The running processes of a process group."""
+    members = []
+    for process in psutil.process_iter():
+        try:
+            if os.getpgid(process.pid) == group and alive(process):
+                members.append(process)
+        except (ProcessLookupError, psutil.NoSuchProcess):
+            continue
+    return members
+
+
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL], ids=str)
+def test_no_process_outlives_the_server(tmp_path: Path, how: signal.Signals) -> None:
+    port = free_port()
+    server = start_server(sqlite_url(tmp_path), port, "--ai-workers", "1", new_session=True)
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
+            seats = [{"kind": "ai", "level": 1}, {"kind": "human", "take": True}]
+            game_id = http.post("/api/games", json={"seats": seats}).json()["game"]["id"]
+            deadline = time.monotonic() + 60
+            while http.get(f"/api/games/{game_id}").json()["state"]["ply"] < 2:
+                assert time.monotonic() < deadline, "the AI seat did not move"
+                time.sleep(0.05)
+        children = psutil.Process(server.pid).children(recursive=True)
+        commands = [" ".join(child.cmdline()) for child in children]
+        assert any("multiprocessing-fork" in command for command in commands), commands
+        assert any("resource_tracker" in command for command in commands), commands
+        server.send_signal(how)
+        server.wait(timeout=30)
+        deadline = time.monotonic() + 10
+        while any(alive(child) for child in children) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert [child.pid for child in children if alive(child)] == []
+        assert group_members(server.pid) == []
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+
+
+def test_the_real_server_ignores_x_forwarded_for_from_this_machine(tmp_path: Path) -> None:
+    port = free_port()
+    server = start_server(sqlite_url(tmp_path), port, "--games-per-minute", "2")
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
+            seats = {"seats": [{"kind": "human"}] * 2}
+            codes = [
+                http.post(
+                    "/api/games", json=seats, headers={"x-forwarded-for": f"203.0.113.{n}"}
+                ).status_code
+                for n in range(3)
+            ]
+        assert codes == [201, 201, 429]
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    trusting = start_server(
+        sqlite_url(tmp_path), port, "--games-per-minute", "1", "--forwarded-allow-ips", "127.0.0.1"
+    )
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
+            seats = {"seats": [{"kind": "human"}] * 2}
+            codes = [
+                http.post(
+                    "/api/games", json=seats, headers={"x-forwarded-for": forwarded}
+                ).status_code
+                for forwarded in ("203.0.113.1", "203.0.113.2", "203.0.113.1")
+            ]
+        assert codes == [201, 201, 429]
+    finally:
+        trusting.terminate()
+        trusting.wait(timeout=30)
