@@ -591,6 +591,10 @@ def test_huts_rank_before_ships() -> None:
     assert game.result is not None and game.result.reason == "tiles"
     assert game.result.ranking == ((1,), (0,))  # three huts beat two huts and a ship
     assert [game.score(p) for p in (0, 1)] == [2, 3]  # ships score nothing on BGA's scale
+    assert [game.placed(p) for p in (0, 1)] == [
+        {"huts": 2, "temples": 0, "towers": 0, "ships": 1},
+        {"huts": 3, "temples": 0, "towers": 0, "ships": 0},
+    ]
 
 
 def emptied(game: Game, player: int) -> list[str]:

@@ -198,3 +198,17 @@ def test_the_result_in_words_of_the_last_player_standing() -> None:
         outcome, ["Ana", "Ben"], [(20, 3, 2, 2), (19, 3, 2, 2)], True, [0]
     )
     assert headline == "Ben wins: every other player was eliminated"
+
+
+def test_the_result_in_words_says_you_win_to_the_lone_person_of_the_terminal() -> None:
+    tiles = Outcome(((0,), (1,)), Reason.TILES)
+    supplies = [(10, 1, 2, 0), (12, 1, 2, 0)]
+    headline, lines = result_in_words(tiles, ["You", "AI 2"], supplies, False)
+    assert headline == (
+        "You win: no tile was left to take; as many temples (2), then as many towers (0), "
+        "then most huts built (10 against 8)"
+    )
+    assert lines[0] == "1st You: 2 temples, 0 towers, 10 huts placed"
+    victory = Outcome(((0,), (1,)), Reason.VICTORY)
+    headline, _ = result_in_words(victory, ["You", "AI 2"], [(5, 0, 0, 0), FULL], False)
+    assert headline == "You win by placing every one of your temples and towers"

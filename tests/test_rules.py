@@ -888,6 +888,19 @@ def test_the_score_counts_1000_a_temple_100_a_tower_and_1_a_hut_placed() -> None
     assert game.score(1) == 0 * 1000 + 1 * 100 + 11
 
 
+def test_pieces_placed_count_destroyed_huts_and_the_end_says_so_in_words() -> None:
+    game = replay(fixture("victory_before_the_end"))
+    assert game.placed(0) == {"huts": 12, "temples": 3, "towers": 2, "ships": 0}
+    assert game.placed(1) == {"huts": 11, "temples": 0, "towers": 1, "ships": 0}
+    assert game.result_in_words() == (
+        "Player 1 wins by placing every one of their temples and towers",
+        [
+            "1st Player 1: 3 temples, 2 towers, 12 huts placed",
+            "2nd Player 2: 0 temples, 1 tower, 11 huts placed",
+        ],
+    )
+
+
 # ----------------------------------------------------------------- House rules
 
 

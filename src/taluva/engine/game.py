@@ -199,6 +199,13 @@ class Game:
         """Pieces a player still holds: ``{"huts": n, "temples": n, "towers": n, "ships": n}``."""
         return dict(zip(PIECE_NAMES, self._position.supply[player], strict=True))
 
+    def placed(self, player: int) -> dict[str, int]:
+        """Pieces a player has put on the board, destroyed huts included (they count as
+        placed): ``{"huts": n, "temples": n, "towers": n, "ships": n}``."""
+        start = starting_supply(self._position.setup.options.ships)
+        left = self._position.supply[player]
+        return {name: start[kind] - left[kind] for kind, name in enumerate(PIECE_NAMES)}
+
     def destroyed_huts(self, player: int) -> int:
         """Huts of a player destroyed by eruptions (they count as placed)."""
         return self._position.destroyed[player]

@@ -159,6 +159,9 @@ def rank_players(
     return tuple(ranking)
 
 
+YOU: Final = "You"
+"""The name the terminal gives a lone person: the headline then says "You win"."""
+
 RANKING_KINDS: Final = ("temples", "towers", "huts", "ships")
 """What decides the ranking at the end, in order (ships only with the Ships expansion)."""
 
@@ -211,16 +214,18 @@ def result_in_words(
     placed = {p: placed_counts(supplies[p], ships) for p in range(len(names))}
     winners = outcome.winners
     who = " and ".join(names[p] for p in winners)
+    you = who == YOU
     if outcome.reason == Reason.VICTORY:
         kinds = " and ".join(_victory_kinds(supplies[winners[0]], ships))
-        headline = f"{who} wins by placing every one of their {kinds}"
+        headline = f"{who} {'win' if you else 'wins'} by placing every one of "
+        headline += f"{'your' if you else 'their'} {kinds}"
     elif len(winners) > 1:
         headline = (
             f"{who} share first place: {outcome.reason.description}; equal on everything "
             f"({_placed_words(placed[winners[0]])})"
         )
     else:
-        headline = f"{who} wins: {outcome.reason.description}"
+        headline = f"{who} {'win' if you else 'wins'}: {outcome.reason.description}"
         if outcome.reason != Reason.LAST_STANDING and len(outcome.ranking) > 1:
             runner = outcome.ranking[1][0]
             if runner not in eliminated:
