@@ -42,7 +42,7 @@ test: $(FULL_STAMP) system-deps
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy src/taluva
 	$(BIN)/lint-imports
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto
 
 demo: $(RUN_STAMP)
 	$(BIN)/taluva demo
