@@ -213,14 +213,23 @@ def test_demo_prints_a_whole_game_that_replays_to_the_printed_board_and_result(
         assert (match[4] is not None) == (game.eliminated[-1:] == (game.players.index(match[2]),))
     assert game.result is not None
     assert str(game) in out
-    result = lines.index(next(line for line in lines if line.startswith("Result: ")))
-    assert lines[result] == f"Result: {game.result.reason} - {game.result.reason.description}"
-    expected = []
-    for place, group in enumerate(game.result.ranking):
-        place_text = ("1st", "2nd", "3rd", "4th", "5th")[sum(map(len, game.result.ranking[:place]))]
-        expected += [f"  {place_text} {game.players[p]}: score {game.score(p)}" for p in group]
-    assert [line.split(" (")[0] for line in lines[result + 1 :]] == expected
+    headline, ranking = game.result_in_words()
+    assert lines[-1 - players :] == [headline, *(f"  {line}" for line in ranking)]
+    assert "score" not in out.lower()
     assert json.loads(saved.read_text(encoding="utf-8")) == game.to_record()
+
+
+def test_demo_ends_with_who_won_why_and_each_place_in_words(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, "demo", "--seed", "5")
+    assert code == 0
+    assert out.splitlines()[-3:] == [
+        "Player 1 wins: no tile was left to take; as many temples (0), then as many towers (0), "
+        "then most huts built (13 against 12)",
+        "  1st Player 1: 0 temples, 0 towers, 13 huts placed",
+        "  2nd Player 2: 0 temples, 0 towers, 12 huts placed",
+    ]
 
 
 def test_demo_with_the_same_seed_plays_the_same_game(capsys: pytest.CaptureFixture[str]) -> None:

@@ -212,3 +212,16 @@ def test_the_result_in_words_says_you_win_to_the_lone_person_of_the_terminal() -
     victory = Outcome(((0,), (1,)), Reason.VICTORY)
     headline, _ = result_in_words(victory, ["You", "AI 2"], [(5, 0, 0, 0), FULL], False)
     assert headline == "You win by placing every one of your temples and towers"
+
+
+def test_the_result_in_words_lists_three_winners_sharing_first_place_with_commas() -> None:
+    outcome = Outcome(((0, 1, 2),), Reason.NO_PLACEMENT)
+    supplies = [(8, 3, 2, 0)] * 3
+    headline, lines = result_in_words(outcome, ["Ana", "Ben", "Cy"], supplies, False)
+    assert headline == (
+        "Ana, Ben and Cy share first place: no tile could be placed; equal on everything "
+        "(0 temples, 0 towers, 12 huts)"
+    )
+    assert lines == [
+        f"1st {name}: 0 temples, 0 towers, 12 huts placed" for name in ("Ana", "Ben", "Cy")
+    ]

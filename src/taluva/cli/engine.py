@@ -22,7 +22,6 @@ from taluva.cli.common import (
 )
 from taluva.cli.errors import EXIT_CODES_HELP, EXIT_OK
 from taluva.engine.game import Game
-from taluva.engine.outcome import PLACE_NAMES, STARTING_SUPPLY, Outcome
 from taluva.engine.perft import perft
 
 # --------------------------------------------------------------------------- moves
@@ -98,28 +97,6 @@ def _describe_turn(game: Game, player: int, moves: list[str], eliminated: bool) 
     return line + " - cannot build, eliminated" if eliminated else line
 
 
-def _count(number: int, plural: str) -> str:
-    return f"{number} {plural[:-1] if number == 1 else plural}"
-
-
-def _result_lines(game: Game, outcome: Outcome) -> list[str]:
-    lines = [f"Result: {outcome.reason} - {outcome.reason.description}"]
-    kinds = [(1, "temples"), (2, "towers"), (0, "huts")]
-    if "ships" in game.options["expansions"]:
-        kinds.append((3, "ships"))
-    for player, place in outcome.places().items():
-        supply = game.supply(player)
-        placed = ", ".join(
-            _count(STARTING_SUPPLY[index] - supply[name], name) for index, name in kinds
-        )
-        out = ", eliminated" if player in game.eliminated else ""
-        lines.append(
-            f"  {PLACE_NAMES[place - 1]} {game.players[player]}: score {game.score(player)} "
-            f"({placed} placed{out})"
-        )
-    return lines
-
-
 def play_random_game(game: Game, rng: random.Random) -> list[str]:
     """Play uniformly random legal moves to the end; return one line per turn."""
     turns: list[str] = []
@@ -160,8 +137,9 @@ def _cmd_demo(args: argparse.Namespace) -> int:
         "lower case a hut, upper case a temple, * a tower."
     )
     print()
-    assert game.result is not None  # played to the end
-    print("\n".join(_result_lines(game, game.result)))
+    headline, lines = game.result_in_words()  # played to the end
+    print(headline)
+    print("\n".join(f"  {line}" for line in lines))
     if args.output is not None:
         write_game(game, args.output)
     return EXIT_OK

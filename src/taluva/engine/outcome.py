@@ -170,6 +170,11 @@ def _counted(kind: str, count: int) -> str:
     return f"{count} {kind if count != 1 else kind[:-1]}"
 
 
+def _listed(words: Sequence[str]) -> str:
+    """``Ana``, ``Ana and Ben``, ``Ana, Ben and Cy``."""
+    return " and ".join([", ".join(words[:-1]), words[-1]] if len(words) > 2 else words)
+
+
 def _placed_words(placed: Sequence[int]) -> str:
     return ", ".join(_counted(kind, n) for kind, n in zip(RANKING_KINDS, placed, strict=False))
 
@@ -213,7 +218,7 @@ def result_in_words(
     """
     placed = {p: placed_counts(supplies[p], ships) for p in range(len(names))}
     winners = outcome.winners
-    who = " and ".join(names[p] for p in winners)
+    who = _listed([names[p] for p in winners])
     you = who == YOU
     if outcome.reason == Reason.VICTORY:
         kinds = " and ".join(_victory_kinds(supplies[winners[0]], ships))
