@@ -296,6 +296,23 @@ def test_plain_hot_seat_through_stdin_with_errors_undo_and_save(tmp_path: Path) 
     assert resumed.stdout.splitlines()[-3:] == session.result_lines()
 
 
+def test_plain_ends_with_the_pieces_in_words_then_who_won_why_and_each_place() -> None:
+    texts = [str(move) for move in random_game(8).moves]
+    done = run_taluva(
+        "play", "--plain", "--players", "human,human", "--seed", "8", stdin="\n".join(texts) + "\n"
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.splitlines()[-6:] == [
+        "Player 1 (red, a): placed 0 temples, 0 towers, 14 huts; left 3 temples, 2 towers, 6 huts",
+        "Player 2 (white, b): placed 1 temple, 0 towers, 12 huts; left 2 temples, 2 towers, 8 huts",
+        "Ply 48, tiles left 0.",
+        "Player 2 wins: no tile was left to take; most temples built (1 against 0)",
+        "1st Player 2: 1 temple, 0 towers, 12 huts placed",
+        "2nd Player 1: 0 temples, 0 towers, 14 huts placed",
+    ]
+    assert "score" not in done.stdout.lower()
+
+
 def test_plain_stops_with_exit_code_1_when_the_input_ends_first(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -427,18 +444,25 @@ async def test_ghost_follows_the_cursor_rotates_and_marks_legal_spots() -> None:
 
 
 @run_async
-async def test_side_panel_shows_tile_pieces_scores_and_the_move_log() -> None:
+async def test_side_panel_shows_tile_pieces_placed_and_left_and_the_move_log() -> None:
     game = position_at(base_game(), 40)
     game = Game.from_record(json.dumps(game.to_record()))
     app = TaluvaApp(Session(game, parse_seats("human,ai:1,human")), ai_delay=0)
     async with app.run_test(size=(110, 34)) as pilot:
         await settle(app, pilot)
         players = str(app.query_one("#players", Static).render())
-        for player, name in enumerate(game.players):
-            supply = game.supply(player)
-            assert name in players
-            assert f"\u2302 {supply['huts']:>2}  \u03a0 {supply['temples']}" in players
-            assert f"score {game.score(player)}" in players
+        assert [line.rstrip() for line in players.splitlines()] == [
+            "   a  Ana  person",
+            "    placed 1 temple, 0 towers, 8 huts",
+            "    left 2 temples, 2 towers, 12 huts",
+            "   b  Ben  level:1",
+            "    placed 1 temple, 1 tower, 11 huts",
+            "    left 2 temples, 1 tower, 9 huts",
+            "▶  c  Cyd  person",
+            "    placed 0 temples, 2 towers, 5 huts",
+            "    left 3 temples, 0 towers, 15 huts",
+        ]
+        assert "score" not in players
         tile = str(app.query_one("#tile", Static).render())
         assert f"Tiles left: {game.tiles_left}" in tile
         assert f"Tile {game.tile} (volcano, " in tile
@@ -580,31 +604,49 @@ async def test_hint_shows_the_ais_suggestion_and_moves_the_ghost_there() -> None
         assert game.moves[-1] == expected
 
 
-def test_the_result_says_why_in_the_engines_words_and_names_every_place() -> None:
-    game = random_game(3, players=3)
-    assert game.result is not None
-    session = Session(game, parse_seats("human,human,human"))
-    lines = session.result_lines()
-    assert lines[0] == f"Game over: {game.result.reason.description}."
-    expected = []
-    for index, group in enumerate(game.result.ranking):
-        place = ("1st", "2nd", "3rd")[sum(map(len, game.result.ranking[:index]))]
-        shared = " (shared)" if len(group) > 1 else ""
-        expected += [f"{place}{shared}: {session.player_label(p)}" for p in group]
-    assert [line.split(", score ")[0] for line in lines[1:]] == expected
+def test_the_result_says_who_won_and_why_in_the_engines_words_and_names_every_place() -> None:
+    session = Session(random_game(3, players=3), parse_seats("human,human,human"))
+    assert session.result_lines() == [
+        "Player 1, Player 2 and Player 3 share first place: no tile was left to take; "
+        "equal on everything (0 temples, 0 towers, 12 huts)",
+        "1st Player 1: 0 temples, 0 towers, 12 huts placed",
+        "1st Player 2: 0 temples, 0 towers, 12 huts placed",
+        "1st Player 3: 0 temples, 0 towers, 12 huts placed",
+    ]
+    assert session.pieces_line(0) == (
+        "placed 0 temples, 0 towers, 12 huts; left 3 temples, 2 towers, 8 huts"
+    )
+
+
+HEADLINE_3 = (
+    "Player 2 wins: no tile was left to take; as many temples (0), then as many towers (0), "
+    "then most huts built (13 against 12)"
+)
+"""The end of ``random_game(3)`` in words."""
 
 
 @run_async
 async def test_end_screen_ranks_the_players_and_undo_goes_back_into_the_game() -> None:
     game = random_game(3)
     app = TaluvaApp(Session(game, parse_seats("human,human")))
-    lines = Session(game, parse_seats("human,human")).result_lines()
     async with app.run_test(size=(110, 34)) as pilot:
         await settle(app, pilot)
         assert isinstance(app.screen, EndScreen)
         shown = str(app.screen.query_one("#end-text", Static).render())
-        for line in lines:
-            assert line in shown
+        assert [line.rstrip() for line in shown.splitlines()] == [
+            HEADLINE_3,
+            "",
+            "1st Player 2: 0 temples, 0 towers, 13 huts placed",
+            "2nd Player 1: 0 temples, 0 towers, 12 huts placed",
+            "",
+            "n new game   u undo   s save   Escape look at the board   q quit",
+        ]
+        status = str(app.game_screen.query_one("#status", Static).render())
+        assert status.splitlines()[-3:] == [
+            HEADLINE_3,
+            "1st Player 2: 0 temples, 0 towers, 13 huts placed",
+            "2nd Player 1: 0 temples, 0 towers, 12 huts placed",
+        ]
         await pilot.press("u")
         assert not isinstance(app.screen, EndScreen)
         assert not game.is_over and game.ply == len(game.moves)
@@ -732,3 +774,43 @@ def test_plain_replay_follows_commands(
     assert plies == ["1", "2", "3", "30", "29"]
     assert "'fly' is not a replay command" in out
     assert "There is no ply 99: this game has plies 0 to 60." in out
+
+
+def test_plain_replay_ends_with_who_won_why_and_each_place(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    record = tmp_path / "game.json"
+    record.write_text(json.dumps(random_game(8).to_record()), "utf-8")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("end\nq\n"))
+    assert main(["replay", str(record), "--plain", "--ply", "47"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("Player 2 wins") == 1
+    assert out.splitlines()[-5:] == [
+        "Ply 48 of 48: Player 2 played expand rock 1,4.",
+        "Player 2 wins: no tile was left to take; most temples built (1 against 0)",
+        "1st Player 2: 1 temple, 0 towers, 12 huts placed",
+        "2nd Player 1: 0 temples, 0 towers, 14 huts placed",
+        "replay> ",
+    ]
+
+
+@run_async
+async def test_replay_shows_pieces_in_words_and_at_the_end_who_won() -> None:
+    app = ReplayApp(random_game(8), 47)
+    async with app.run_test(size=(110, 34)) as pilot:
+        info = str(app.query_one("#info", Static).render())
+        assert info.splitlines()[2:4] == [
+            "Player 1: placed 0 temples, 0 towers, 14 huts; left 3 temples, 2 towers, 6 huts",
+            "Player 2: placed 1 temple, 0 towers, 11 huts; left 2 temples, 2 towers, 9 huts",
+        ]
+        assert "wins" not in info
+        await pilot.press("right")
+        info = str(app.query_one("#info", Static).render())
+        assert info.splitlines()[2:8] == [
+            "Player 1: placed 0 temples, 0 towers, 14 huts; left 3 temples, 2 towers, 6 huts",
+            "Player 2: placed 1 temple, 0 towers, 12 huts; left 2 temples, 2 towers, 8 huts",
+            "",
+            "Player 2 wins: no tile was left to take; most temples built (1 against 0)",
+            "1st Player 2: 1 temple, 0 towers, 12 huts placed",
+            "2nd Player 1: 0 temples, 0 towers, 14 huts placed",
+        ]

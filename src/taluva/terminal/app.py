@@ -24,7 +24,7 @@ from taluva.terminal.board import BoardView, MapPane
 from taluva.terminal.game_screen import GameScreen
 from taluva.terminal.mapview import Overlay, draw_map
 from taluva.terminal.replay import describe_ply
-from taluva.terminal.session import Session
+from taluva.terminal.session import Session, pieces_in_words
 
 
 class TaluvaApp(App[None]):
@@ -125,9 +125,12 @@ class ReplayApp(App[None]):
         self.query_one(BoardView).show(draw_map(position, scale=self.scale, margin=1))
         text = Text(describe_ply(game, self.ply) + "\n\n", "bold")
         for player, name in enumerate(position.players):
-            text.append(f"{name}: {position.score(player)} points\n")
-        if self.ply == game.ply and game.result is not None:
-            text.append(f"\nThe game ended: {game.result.reason}.\n")
+            placed, left = pieces_in_words(position, player)
+            text.append(f"{name}: placed {placed}; left {left}\n")
+        if position.is_over:
+            headline, lines = position.result_in_words()
+            text.append(f"\n{headline}\n", "bold")
+            text.append("".join(line + "\n" for line in lines))
         text.append("\n←/→ step, Home/End jump, z zoom, q quit", "dim")
         self.query_one("#info", Static).update(text)
 

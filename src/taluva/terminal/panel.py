@@ -1,5 +1,5 @@
-"""The side panel of the game screen: the players with their pieces and scores, the tile in
-hand, what to do now (with the latest message) and the move log."""
+"""The side panel of the game screen: the players with their pieces placed and left, the tile
+in hand, what to do now (the result at the end, with the latest message) and the move log."""
 
 from __future__ import annotations
 
@@ -18,13 +18,13 @@ from taluva.engine.tiles import TERRAIN_NAMES
 from taluva.render import style
 from taluva.render.position import doubles_of
 from taluva.terminal.board import picture_text
-from taluva.terminal.mapview import GLYPHS, Overlay, draw_map
+from taluva.terminal.mapview import Overlay, draw_map
 from taluva.terminal.pointer import Pointer, ghost_cells
-from taluva.terminal.session import Session, tile_words
+from taluva.terminal.session import Session, pieces_in_words, tile_words
 
 
 def players_text(session: Session) -> Text:
-    """Each seat: whose turn, the owner chip, name, kind, pieces left and score."""
+    """Each seat: whose turn, the owner chip, name, kind, then the pieces placed and left."""
     game = session.game
     text = Text()
     for player, seat in enumerate(session.seats):
@@ -34,18 +34,11 @@ def players_text(session: Session) -> Text:
         text.append(f" {'abcde'[player]} ", Style(color=style.contrast_text(colour),
                                                    bgcolor=colour, bold=True))  # fmt: skip
         text.append(f" {game.players[player]}", "bold" if turn else "")
-        text.append(f"  {seat.spec or 'person'}\n", "dim")
-        supply = game.supply(player)
-        pieces = (
-            f"    {GLYPHS['hut']} {supply['huts']:>2}  {GLYPHS['temple']} {supply['temples']}"
-            f"  {GLYPHS['tower']} {supply['towers']}"
-        )
-        if "ships" in game.options.get("expansions", []):
-            pieces += f"  {GLYPHS['ship']} {supply['ships']}"
-        text.append(pieces + f"   score {game.score(player)}")
+        text.append(f"  {seat.spec or 'person'}", "dim")
         if player in game.eliminated:
             text.append("  out", "bold red")
-        text.append("\n")
+        placed, left = pieces_in_words(game, player)
+        text.append(f"\n    placed {placed}\n    left {left}\n")
     return text
 
 
@@ -102,7 +95,9 @@ def status_text(pointer: Pointer, *, ai_paused: bool, message: str, message_styl
     game = session.game
     text = Text()
     if game.is_over:
-        for line in session.result_lines():
+        headline, *lines = session.result_lines()
+        text.append(headline + "\n", "bold")
+        for line in lines:
             text.append(line + "\n")
     elif session.ai_to_move:
         paused = " (paused: p resumes)" if ai_paused else " is thinking…"

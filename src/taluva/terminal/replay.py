@@ -52,8 +52,9 @@ def run_plain_replay(game: Game, start: int, stdin: TextIO, stdout: TextIO) -> i
             position = position_at(game, ply)
             stdout.write(draw_map(position, scale=2, ascii_only=True).text().strip("\n") + "\n")
             stdout.write(describe_ply(game, ply) + "\n")
-            if ply == game.ply and game.result is not None:
-                stdout.write(f"The game ended: {game.result.reason}.\n")
+            if position.is_over:
+                headline, lines = position.result_in_words()
+                stdout.write("".join(text + "\n" for text in (headline, *lines)))
             shown = ply
         stdout.write("replay> ")
         stdout.flush()

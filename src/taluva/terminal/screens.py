@@ -136,7 +136,8 @@ class HelpScreen(ModalScreen[None]):
 
 
 class EndScreen(ModalScreen[str | None]):
-    """The ranking and why the game ended."""
+    """The end of the game: ``lines`` are the headline (who won and why), then one line a
+    place (``Session.result_lines``)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "choose('look')", "Look at the board"),

@@ -18,7 +18,6 @@ from taluva.engine.errors import IllegalMove, InvalidRecord
 from taluva.engine.game import Game, load_record, save_record
 from taluva.engine.hexes import format_hex
 from taluva.engine.moves import Move
-from taluva.engine.outcome import PLACE_NAMES, STARTING_SUPPLY
 from taluva.engine.tiles import TERRAIN_LETTERS, TERRAIN_NAMES
 from taluva.render.position import ships_of
 from taluva.render.style import PLAYER_COLOUR_NAMES
@@ -217,34 +216,16 @@ class Session:
     # ---------------------------------------------------------------- describing
 
     def pieces_line(self, player: int) -> str:
-        """``20 huts, 3 temples, 2 towers left, score 0`` (ships with the Ships expansion)."""
-        supply = self.game.supply(player)
-        kinds = ["huts", "temples", "towers"]
-        if "ships" in self.game.options.get("expansions", []):
-            kinds.append("ships")
-        left = ", ".join(count(supply[kind], kind) for kind in kinds)
-        return f"{left} left, score {self.game.score(player)}"
+        """``placed 0 temples, 0 towers, 1 hut; left 3 temples, 2 towers, 19 huts`` (ships
+        with the Ships expansion)."""
+        placed, left = pieces_in_words(self.game, player)
+        return f"placed {placed}; left {left}"
 
     def result_lines(self) -> list[str]:
-        """The ranking and why the game ended, one line each."""
-        outcome = self.game.result
-        if outcome is None:
-            return ["The game is not over."]
-        lines = [f"Game over: {outcome.reason.description}."]
-        places = outcome.places()
-        for player, place in places.items():
-            supply = self.game.supply(player)
-            placed = ", ".join(
-                count(STARTING_SUPPLY[index] - supply[name], name)
-                for index, name in ((1, "temples"), (2, "towers"), (0, "huts"))
-            )
-            shared = " (shared)" if list(places.values()).count(place) > 1 else ""
-            out = ", eliminated" if player in self.game.eliminated else ""
-            lines.append(
-                f"{PLACE_NAMES[place - 1]}{shared}: {self.player_label(player)}, score "
-                f"{self.game.score(player)} ({placed} placed{out})"
-            )
-        return lines
+        """The end in the engine's words: who won and why, then each place with the pieces
+        placed (``Game.result_in_words``); raise ValueError while the game runs."""
+        headline, lines = self.game.result_in_words()
+        return [headline, *lines]
 
     def task(self) -> str:
         """What the player to move must do now, in words."""
@@ -259,6 +240,22 @@ class Session:
         return f"{who}: build (hut, expansion, temple, tower" + (
             ", ship)" if "ships" in game.options.get("expansions", []) else ")"
         )
+
+
+def pieces_in_words(game: Game, player: int) -> tuple[str, str]:
+    """A player's pieces placed and pieces left, in the order that ranks players.
+
+    >>> pieces_in_words(Game.new(players=2), 0)
+    ('0 temples, 0 towers, 0 huts', '3 temples, 2 towers, 20 huts')
+    """
+    kinds = ["temples", "towers", "huts"]
+    if "ships" in game.options.get("expansions", []):
+        kinds.append("ships")
+    placed, left = game.placed(player), game.supply(player)
+    return (
+        ", ".join(count(placed[kind], kind) for kind in kinds),
+        ", ".join(count(left[kind], kind) for kind in kinds),
+    )
 
 
 def count(number: int, plural: str) -> str:
