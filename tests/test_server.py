@@ -495,6 +495,62 @@ def test_a_live_record_hides_the_pile_and_a_finished_one_replays(client: TestCli
     expected = [{"seat": seat, "place": 1, "name": "1st"} for seat in first]
     expected += [{"seat": seat, "place": 2, "name": "2nd"} for group in rest for seat in group]
     assert state["result"]["places"] == expected
+    assert (state["result"]["headline"], state["result"]["lines"]) == replayed.result_in_words()
+
+
+def test_a_finished_game_says_who_won_and_why_and_each_place_in_words() -> None:
+    from scenarios import fixture, replay
+
+    from taluva.server.store import FINISHED, StoredGame, StoredSeat, now
+    from taluva.server.view import state_view
+
+    names = ["Ana", "Ben", "Cyd"]
+    game = replay({**fixture("elimination_three_players"), "players": names})
+    record = game.to_record()
+    stamp = now()
+    meta = StoredGame(
+        id="ended",
+        name="ended",
+        status=FINISHED,
+        options=record["options"],
+        deck=record["deck"],
+        doubles=record["doubles"],
+        hints=True,
+        ply=game.ply,
+        result=record["result"],
+        created_at=stamp,
+        updated_at=stamp,
+        seats=[StoredSeat(seat, "human", name) for seat, name in enumerate(names)],
+        move_seats=[0] * game.ply,
+    )
+    state = state_view(meta, game)
+    assert state["result"] == {
+        "ranking": [[0], [1], [2]],
+        "reason": "tiles",
+        "explanation": "no tile was left to take",
+        "headline": (
+            "Ana wins: no tile was left to take; as many temples (1), then as many towers (0), "
+            "then most huts built (15 against 14)"
+        ),
+        "lines": [
+            "1st Ana: 1 temple, 0 towers, 15 huts placed",
+            "2nd Ben: 1 temple, 0 towers, 14 huts placed",
+            "3rd Cyd: 1 temple, 1 tower, 20 huts placed, eliminated",
+        ],
+        "places": [
+            {"seat": 0, "place": 1, "name": "1st"},
+            {"seat": 1, "place": 2, "name": "2nd"},
+            {"seat": 2, "place": 3, "name": "3rd"},
+        ],
+    }
+    assert [(p["placed"], p["supply"]) for p in state["players"]] == [
+        ({"huts": 15, "temples": 1, "towers": 0, "ships": 0},
+         {"huts": 5, "temples": 2, "towers": 2, "ships": 0}),
+        ({"huts": 14, "temples": 1, "towers": 0, "ships": 0},
+         {"huts": 6, "temples": 2, "towers": 2, "ships": 0}),
+        ({"huts": 20, "temples": 1, "towers": 1, "ships": 0},
+         {"huts": 0, "temples": 2, "towers": 1, "ships": 0}),
+    ]  # fmt: skip
 
 
 def test_the_replay_view_shows_any_earlier_position(client: TestClient) -> None:

@@ -64,7 +64,8 @@ def board_view(game: Game) -> dict[str, Any]:
 
 
 def players_view(meta: StoredGame, game: Game) -> list[dict[str, Any]]:
-    """One entry per seat: name, human or AI, pieces left, score, whether still in."""
+    """One entry per seat: name, human or AI, pieces left and placed, whether still in (and
+    Board Game Arena's score, for tools: the page does not show it)."""
     out = set(game.eliminated)
     return [
         {
@@ -74,6 +75,7 @@ def players_view(meta: StoredGame, game: Game) -> list[dict[str, Any]]:
             "level": seat_level(seat),
             "taken": seat.taken,
             "supply": game.supply(seat.seat),
+            "placed": game.placed(seat.seat),
             "score": game.score(seat.seat),
             "destroyed": game.destroyed_huts(seat.seat),
             "eliminated": seat.seat in out,
@@ -83,13 +85,15 @@ def players_view(meta: StoredGame, game: Game) -> list[dict[str, Any]]:
 
 
 def result_view(game: Game) -> dict[str, Any] | None:
-    """The ranking with the reason in words and each seat's place, or None while the game
-    runs (clients show the engine's texts rather than keeping their own)."""
+    """The ranking with the reason in words, the headline (who won and why) and one line a
+    place, and each seat's place; None while the game runs (clients show the engine's texts,
+    ``Game.result_in_words``, rather than keeping their own)."""
     outcome = game.result
     if outcome is None:
         return None
     data = outcome.to_json()
     data["explanation"] = outcome.reason.description
+    data["headline"], data["lines"] = game.result_in_words()
     data["places"] = [
         {"seat": seat, "place": place, "name": PLACE_NAMES[place - 1]}
         for seat, place in outcome.places().items()
