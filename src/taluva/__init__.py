@@ -19,12 +19,17 @@ from taluva.engine.errors import (
 )
 from taluva.engine.game import Game
 from taluva.engine.hexes import coords, format_hex, hex_at, parse_hex
-from taluva.engine.moves import Move
+from taluva.engine.moves import Move, MoveKind
+from taluva.engine.options import Options
 from taluva.engine.outcome import Outcome, Reason
+from taluva.engine.pieces import Colour, Piece
+from taluva.engine.position import Phase, Position
+from taluva.engine.tiles import Terrain
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Colour",
     "Game",
     "IllegalMove",
     "IllegalMoveError",
@@ -34,8 +39,14 @@ __all__ = [
     "InvalidRecord",
     "InvalidRecordError",
     "Move",
+    "MoveKind",
+    "Options",
     "Outcome",
+    "Phase",
+    "Piece",
+    "Position",
     "Reason",
+    "Terrain",
     "__version__",
     "coords",
     "format_hex",
