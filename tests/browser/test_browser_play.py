@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
+
+import taluva
 
 TIMEOUT_MS = 15000
 
@@ -102,6 +105,12 @@ def test_a_player_plays_the_ai_by_clicking_then_reloads_and_goes_on_by_keyboard(
     game_id = create_from_lobby(page, server_url, "ai:1")
     screenshot(page, "01-new-game")
     wait_status(page, "Your turn: place the tile")
+    for card in range(2):
+        assert page.locator(".player .supply").nth(card).locator("li").all_inner_texts() == [
+            "Temples: 0 placed, 3 left",
+            "Towers: 0 placed, 2 left",
+            "Huts: 0 placed, 20 left",
+        ]
     place_tile_by_clicking(page)
     page.mouse.move(5, 5)
     x, y = centre_of(page.locator('.marks polygon[fill^="rgba(0,229,255"]').first)
@@ -255,15 +264,30 @@ def finished_game(server_url: str, name: str, seed: int) -> str:
     return game_id
 
 
-def test_a_finished_game_shows_the_ranking_and_replays(
+def test_a_finished_game_shows_the_winner_banner_the_ranking_and_replays(
     page: Any, server_url: str, screenshot: Any
 ) -> None:
     game_id = finished_game(server_url, "Replay me", seed=5)
+    with httpx.Client(base_url=server_url) as http:
+        record = http.get(f"/api/games/{game_id}/record").json()
+    game = taluva.Game.from_record(record)
+    headline, lines = game.result_in_words()
+    assert re.fullmatch(r"(Ana|Ben) wins[: ].+|Ana and Ben share first place: .+", headline)
     page.goto(f"{server_url}/#/game/{game_id}")
-    page.wait_for_selector(".result .ranking li")
-    assert page.locator(".reason").inner_text().startswith("Why it ended: ")
-    assert page.locator(".result .ranking li").first.inner_text().startswith("1st: ")
+    banner = page.locator(".result-banner[role='status'][aria-live='polite']")
+    banner.locator(".headline").wait_for()
+    assert banner.locator(".headline").inner_text() == headline
+    assert banner.locator(".ranking li").all_inner_texts() == lines
+    line_format = r"(1st|2nd) (Ana|Ben): \d+ temples?, \d+ towers?, \d+ huts? placed.*"
+    assert all(re.fullmatch(line_format, line) for line in lines), lines
     assert status(page) == "Game over."
+    for seat in (0, 1):
+        placed, left = game.placed(seat), game.supply(seat)
+        assert page.locator(".player .supply").nth(seat).locator("li").all_inner_texts() == [
+            f"{label}: {placed[kind]} placed, {left[kind]} left"
+            for kind, label in (("temples", "Temples"), ("towers", "Towers"), ("huts", "Huts"))
+        ]
+    assert "score" not in page.locator("body").inner_text().lower()
     screenshot(page, "07-finished")
     total = page.locator(".log .log-move").count()
     page.click("#replay-toggle")
@@ -272,9 +296,49 @@ def test_a_finished_game_shows_the_ranking_and_replays(
     page.click("button[aria-label='Next move']")
     page.wait_for_function("() => document.querySelectorAll('svg.board .hex').length === 3")
     assert page.locator(".replay-ply").inner_text().startswith(f"Move 1 of {total}: tile 0,0 ")
+    assert banner.inner_text() == ""  # the game is not over one move in
+    page.click("button[aria-label='Last position']")
+    banner.locator(".headline").wait_for()
+    assert banner.locator(".headline").inner_text() == headline
     with page.expect_download() as download:
         page.click("a[download]")
     assert download.value.suggested_filename == f"taluva-{game_id}.json"
+
+
+def test_the_winner_banner_shows_the_servers_words_as_text_once(page: Any, server_url: str) -> None:
+    page.goto(f"{server_url}/")
+    page.wait_for_selector(".create")
+    shown = page.evaluate(
+        """async () => {
+            const { showResult } = await import("/static/js/panels.js");
+            const banner = document.createElement("section");
+            document.body.append(banner);
+            const result = {
+                headline: "<b>Ana</b> wins by placing every one of their temples and towers",
+                lines: ["1st <b>Ana</b>: 3 temples, 2 towers, 9 huts placed",
+                        "2nd Ben: 1 temple, 0 towers, 20 huts placed, eliminated"],
+                places: [{ seat: 0, place: 1, name: "1st" }, { seat: 1, place: 2, name: "2nd" }],
+            };
+            showResult(banner, result, (seat) => ["red", "white"][seat]);
+            const first = banner.querySelector(".headline");
+            showResult(banner, { ...result });
+            return {
+                headline: banner.querySelector(".headline").textContent,
+                lines: [...banner.querySelectorAll(".ranking li")].map((li) => li.textContent),
+                markup: banner.querySelectorAll("b").length,
+                rewritten: banner.querySelector(".headline") !== first,
+            };
+        }"""
+    )
+    assert shown == {
+        "headline": "<b>Ana</b> wins by placing every one of their temples and towers",
+        "lines": [
+            "1st <b>Ana</b>: 3 temples, 2 towers, 9 huts placed",
+            "2nd Ben: 1 temple, 0 towers, 20 huts placed, eliminated",
+        ],
+        "markup": 0,
+        "rewritten": False,
+    }
 
 
 def test_names_with_markup_are_shown_as_text(page: Any, server_url: str) -> None:

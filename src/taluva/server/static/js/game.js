@@ -1,16 +1,17 @@
-// The game page: board, tile ghost, build menu, player panels, move log, hints, replay.
+// The game page: board, tile ghost, build menu, player panels, winner banner, move log, hints,
+// replay.
 // The server is the authority: this page only offers the moves the server lists as legal,
 // and shows the position the server sends.
 
 import { ApiError, GameSocket, api, playerName, tokens } from "./api.js";
 import { Board } from "./board.js";
 import { h, clear, toast } from "./dom.js";
+import { playerCard, showResult } from "./panels.js";
 import {
   TERRAIN_NAMES, canonicalDouble, doubleFootprint, key, moveHexes, neighbour, parseKey,
   parseMove, tileFootprint, tileTerrains,
 } from "./hex.js";
 
-const PIECES = [["huts", "Huts"], ["temples", "Temples"], ["towers", "Towers"], ["ships", "Ships"]];
 const KEY_MOVES = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
 export class GamePage {
@@ -65,14 +66,15 @@ export class GamePage {
     this.help = h("p", { class: "help" },
       "Drag to pan, pinch or Ctrl+wheel to zoom. Tile: the wheel or R rotates, click or Enter places. ",
       "Keyboard: arrows move the cursor, Enter acts, Escape cancels.");
-    this.boardWrap.append(this.toolbar, this.boardHost, this.tooltip, this.menuBox, this.help);
+    // The winner banner: a live region, present (empty) from the start so that the end is announced.
+    this.banner = h("section", { class: "result-banner", role: "status", "aria-live": "polite", "aria-label": "Result" });
+    this.boardWrap.append(this.banner, this.toolbar, this.boardHost, this.tooltip, this.menuBox, this.help);
     this.title = h("h2", { class: "game-title" });
     this.statusLine = h("p", { class: "status-line", role: "status", "aria-live": "polite" });
     this.connection = h("span", { class: "connection" });
     this.tilePanel = h("div", { class: "tile-panel" });
     this.joinPanel = h("div", { class: "join-panel" });
     this.playersBox = h("div", { class: "players" });
-    this.resultBox = h("div", { class: "result" });
     this.hintButton = h("button", { type: "button", class: "hint", onclick: () => this.askHint() }, "Hint");
     this.hintText = h("span", { class: "hint-text" });
     this.replayButton = h("button", { type: "button", id: "replay-toggle", onclick: () => this.toggleReplay() }, "Replay");
@@ -85,7 +87,7 @@ export class GamePage {
     this.log = h("ol", { class: "log", "aria-label": "Moves" });
     const side = h("aside", { class: "side" },
       h("div", { class: "head" }, this.title, this.connection),
-      this.statusLine, this.joinPanel, this.tilePanel, this.playersBox, this.resultBox,
+      this.statusLine, this.joinPanel, this.tilePanel, this.playersBox,
       h("div", { class: "actions" }, this.hintButton, this.replayButton, this.download), this.hintText,
       this.replayBox, this.moveForm,
       h("h3", {}, "Moves"), this.log);
@@ -352,22 +354,9 @@ export class GamePage {
   }
 
   renderPlayers(s) {
-    const cards = s.players.map((p) => {
-      const colour = this.board.playerColour(p.seat);
-      const tags = [];
-      if (this.seats.includes(p.seat)) tags.push(h("span", { class: "tag you" }, "you"));
-      if (p.kind === "ai") tags.push(h("span", { class: "tag" }, `AI ${p.level}`));
-      if (p.eliminated) tags.push(h("span", { class: "tag out" }, "eliminated"));
-      if (!p.taken) tags.push(h("span", { class: "tag" }, "free seat"));
-      const supply = PIECES.filter(([name]) => name !== "ships" || (s.options.expansions || []).includes("ships"))
-        .map(([name, label]) => h("span", { class: "piece-count", title: `${label} left` }, `${label}: ${p.supply[name]}`));
-      const toMove = !s.result && s.status === "live" && s.to_move === p.seat;
-      return h("div", { class: `player${toMove ? " to-move" : ""}`, "data-seat": p.seat },
-        h("span", { class: "swatch", "data-colour": colour }),
-        h("div", { class: "player-body" },
-          h("div", { class: "player-name" }, toMove ? "▶ " : "", p.name, " ", ...tags),
-          h("div", { class: "supply" }, ...supply, h("span", { class: "score" }, `Score: ${p.score}`))));
-    });
+    const cards = s.players.map((p) => playerCard(s, p, {
+      colour: this.board.playerColour(p.seat), yours: this.seats.includes(p.seat),
+    }));
     clear(this.playersBox, ...cards);
     // Colours go in through the CSSOM (the page's policy forbids inline style attributes).
     for (const swatch of this.playersBox.querySelectorAll(".swatch")) {
@@ -376,18 +365,7 @@ export class GamePage {
   }
 
   renderResult(s) {
-    if (!s.result) {
-      clear(this.resultBox);
-      return;
-    }
-    const rows = s.result.places.map(({ seat, name }) => {
-      const p = s.players[seat];
-      return h("li", {}, `${name}: `, h("strong", {}, p.name), ` (score ${p.score})`);
-    });
-    clear(this.resultBox,
-      h("h3", {}, "Final ranking"),
-      h("ol", { class: "ranking" }, ...rows),
-      h("p", { class: "reason" }, `Why it ended: ${s.result.explanation} (${s.result.reason}).`));
+    showResult(this.banner, s.result, (seat) => this.board.playerColour(seat));
   }
 
   renderLog(s) {

@@ -1,0 +1,58 @@
+// The game page's player cards and the end-of-game banner. Every text about the end of a
+// game comes from the server (the engine's words), never composed here; every text goes in
+// as text (textContent or text nodes), never as markup.
+
+import { h, clear } from "./dom.js";
+
+// The kinds of piece in the order that ranks players (temples first), with their labels.
+const PIECES = [["temples", "Temples"], ["towers", "Towers"], ["huts", "Huts"], ["ships", "Ships"]];
+
+/** "Huts: 8 placed, 12 left" for each kind of piece a player has (ships only with the expansion). */
+export function piecesInWords(player, options) {
+  const ships = (options.expansions || []).includes("ships");
+  return PIECES.filter(([name]) => name !== "ships" || ships)
+    .map(([name, label]) => `${label}: ${player.placed[name]} placed, ${player.supply[name]} left`);
+}
+
+/** One card a seat: colour swatch, name with tags, then the pieces placed and left. */
+export function playerCard(s, p, { colour, yours }) {
+  const tags = [];
+  if (yours) tags.push(h("span", { class: "tag you" }, "you"));
+  if (p.kind === "ai") tags.push(h("span", { class: "tag" }, `AI ${p.level}`));
+  if (p.eliminated) tags.push(h("span", { class: "tag out" }, "eliminated"));
+  if (!p.taken) tags.push(h("span", { class: "tag" }, "free seat"));
+  const toMove = !s.result && s.status === "live" && s.to_move === p.seat;
+  const pieces = piecesInWords(p, s.options).map((text) => h("li", { class: "piece-count" }, text));
+  return h("div", { class: `player${toMove ? " to-move" : ""}`, "data-seat": p.seat },
+    h("span", { class: "swatch", "data-colour": colour }),
+    h("div", { class: "player-body" },
+      h("div", { class: "player-name" }, toMove ? "▶ " : "", p.name, " ", ...tags),
+      h("ul", { class: "supply", "aria-label": `Pieces of ${p.name}` }, ...pieces)));
+}
+
+/**
+ * The winner banner: the server's headline (who won and why) and one line a place, each with
+ * the seat's colour, in the live region ``banner`` (role="status"), or nothing while the game
+ * runs. The banner is only rewritten when its text changes, so screen readers announce the
+ * end once.
+ */
+export function showResult(banner, result, colourOf) {
+  const text = result ? [result.headline, ...result.lines].join("\n") : "";
+  if (banner.dataset.shown === text) return;
+  banner.dataset.shown = text;
+  if (!result) {
+    clear(banner);
+    return;
+  }
+  const headline = h("p", { class: "headline" });
+  headline.textContent = result.headline;
+  // ``lines`` and ``places`` are both in ranking order: the place names the line's seat.
+  const lines = result.lines.map((line, index) => {
+    const swatch = h("span", { class: "swatch", "aria-hidden": "true" });
+    swatch.style.background = colourOf(result.places[index].seat);
+    const words = h("span");
+    words.textContent = line;
+    return h("li", {}, swatch, words);
+  });
+  clear(banner, headline, h("ol", { class: "ranking", "aria-label": "Final ranking" }, ...lines));
+}
