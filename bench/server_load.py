@@ -12,9 +12,15 @@ unless ``--default-limits``. Against limits, a refused client backs off and trie
 a 429 for a new game waits its ``Retry-After``, a socket closed as one too many (4429) or a
 ``rate-limited`` move waits a growing delay; the report counts each kind.
 
+``--against REV`` measures an earlier commit in the same run: REV's ``src`` is exported
+with ``git archive`` into a temporary folder and its server started with ``PYTHONPATH``
+there; the two servers take turns (REV, then the working tree, ``--rounds`` times), each on
+a fresh database with the same load, and the report gives both and their ratios.
+
     .venv/bin/python bench/server_load.py                 # 200 games for 20 s
     .venv/bin/python bench/server_load.py --games 50 --seconds 5
     .venv/bin/python bench/server_load.py --games 50 --seconds 5 --default-limits
+    .venv/bin/python bench/server_load.py --games 200 --seconds 12 --against HEAD~3
 """
 
 from __future__ import annotations
@@ -32,7 +38,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -61,9 +69,14 @@ def free_port() -> int:
         return port
 
 
-def start_server(database: str, port: int, limits: list[str]) -> subprocess.Popen[str]:
-    """Run the server as its own process with the options ``limits``; return once uvicorn
-    listens."""
+def start_server(
+    database: str, port: int, limits: list[str], source: Path | None = None
+) -> subprocess.Popen[str]:
+    """Run the server as its own process with the options ``limits`` (from the package in
+    ``source``, a folder holding ``taluva``, if given); return once uvicorn listens."""
+    env = dict(os.environ)
+    if source is not None:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(source), env.get("PYTHONPATH")]))
     process = subprocess.Popen(
         [
             sys.executable,
@@ -81,12 +94,40 @@ def start_server(database: str, port: int, limits: list[str]) -> subprocess.Pope
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        env=env,
+        cwd=source or None,
     )
     assert process.stderr is not None
     for line in process.stderr:
         if "Uvicorn running on" in line:
+            # Keep reading its log so a chatty server never blocks on a full pipe.
+            threading.Thread(target=process.stderr.read, daemon=True).start()
             return process
     raise SystemExit("the server did not start:\n" + (process.stderr.read() or ""))
+
+
+def export_source(revision: str, folder: Path) -> Path:
+    """Write the ``src`` folder of a git revision under ``folder``; return the path that
+    holds its ``taluva`` package."""
+    root = subprocess.run(
+        ["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    commit = subprocess.run(
+        ["git", "-C", root, "rev-parse", "--verify", f"{revision}^{{commit}}"],
+        capture_output=True,
+        text=True,
+    )
+    if commit.returncode != 0:
+        raise SystemExit(f"--against {revision}: not a commit ({commit.stderr.strip()})")
+    archive = subprocess.Popen(
+        ["git", "-C", root, "archive", commit.stdout.strip(), "src"], stdout=subprocess.PIPE
+    )
+    subprocess.run(["tar", "-x", "-C", str(folder)], stdin=archive.stdout, check=True)
+    assert archive.stdout is not None
+    archive.stdout.close()
+    if archive.wait() != 0:
+        raise SystemExit(f"git archive {revision} failed")
+    return folder / "src"
 
 
 def cpu_seconds(pid: int) -> float:
@@ -229,6 +270,110 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
+@dataclass
+class Measured:
+    """One server measured under the load."""
+
+    label: str
+    totals: Totals
+    elapsed: float
+    cpu: float | None  # CPU seconds of the server process, None for a given server
+
+    @property
+    def moves(self) -> int:
+        return len(self.totals.latencies)
+
+    @property
+    def rate(self) -> float:
+        return self.moves / self.elapsed if self.elapsed else 0.0
+
+
+def measure(label: str, args: argparse.Namespace, source: Path | None = None) -> Measured:
+    """Start a server (from ``source`` if given) on a fresh database, load it, stop it."""
+    folder = Path(tempfile.mkdtemp(prefix="taluva-bench-"))
+    database = args.database or f"sqlite:///{folder / 'games.sqlite3'}"
+    port = free_port()
+    server = start_server(database, port, [] if args.default_limits else OPEN_LIMITS, source)
+    cpu_before = cpu_seconds(server.pid)
+    try:
+        totals, elapsed = asyncio.run(run(f"127.0.0.1:{port}", args.games, args.seconds))
+    finally:
+        cpu_used = cpu_seconds(server.pid) - cpu_before
+        server.terminate()
+        server.wait(timeout=30)
+        shutil.rmtree(folder, ignore_errors=True)
+    return Measured(label, totals, elapsed, cpu_used)
+
+
+def report(result: Measured, games: int) -> None:
+    """Print what one measurement found."""
+    totals, elapsed = result.totals, result.elapsed
+    moves = result.moves
+    print(
+        f"[{result.label}] {games} simultaneous games for {elapsed:.1f} s: {moves} moves, "
+        f"{totals.finished} games finished, {len(totals.errors)} errors"
+    )
+    if totals.http_429 or totals.sockets_refused or totals.moves_limited:
+        print(
+            f"  rate limited (backed off and retried): {totals.http_429} HTTP 429s, "
+            f"{totals.sockets_refused} sockets refused, {totals.moves_limited} moves rate-limited"
+        )
+    if moves:
+        cpu = (
+            f" (server process used {result.cpu:.1f} s of CPU, {result.cpu / elapsed:.0%} of a"
+            f" core: {result.cpu / moves * 1000:.2f} ms of CPU per move)"
+            if result.cpu is not None
+            else ""
+        )
+        print(f"  throughput: {result.rate:.0f} moves/s{cpu}")
+        print(
+            "  latency submit -> broadcast: "
+            f"p50 {percentile(totals.latencies, 0.50) * 1000:.1f} ms, "
+            f"p99 {percentile(totals.latencies, 0.99) * 1000:.1f} ms, "
+            f"max {max(totals.latencies) * 1000:.1f} ms, "
+            f"mean {statistics.fmean(totals.latencies) * 1000:.1f} ms"
+        )
+    for error in totals.errors[:5]:
+        print(f"  error: {error}")
+
+
+def combined(label: str, results: list[Measured]) -> dict[str, float]:
+    """Moves/s, latency percentiles (ms) and server CPU per move over several runs."""
+    latencies = [value for result in results for value in result.totals.latencies]
+    moves = len(latencies)
+    elapsed = sum(result.elapsed for result in results)
+    cpu = sum(result.cpu or 0.0 for result in results)
+    if not moves:
+        return {"moves/s": 0.0, "p50": 0.0, "p99": 0.0, "max": 0.0, "cpu": 0.0}
+    return {
+        "moves/s": moves / elapsed,
+        "p50": percentile(latencies, 0.50) * 1000,
+        "p99": percentile(latencies, 0.99) * 1000,
+        "max": max(latencies) * 1000,
+        "cpu": cpu / moves * 1000,
+    }
+
+
+def compare(base: list[Measured], current: list[Measured], revision: str) -> None:
+    """Print the side-by-side table of both servers and the ratios current / base."""
+    before = combined(revision, base)
+    after = combined("current", current)
+    rows = [
+        ("moves/s", "moves/s", "{:.0f}"),
+        ("p50 submit->broadcast (ms)", "p50", "{:.1f}"),
+        ("p99 submit->broadcast (ms)", "p99", "{:.1f}"),
+        ("max submit->broadcast (ms)", "max", "{:.1f}"),
+        ("server CPU per move (ms)", "cpu", "{:.2f}"),
+    ]
+    print()
+    print(f"| measure (all rounds) | {revision} | working tree | ratio |")
+    print("|---|---:|---:|---:|")
+    for title, key, shape in rows:
+        ratio = after[key] / before[key] if before[key] else float("nan")
+        cells = [title, shape.format(before[key]), shape.format(after[key]), f"{ratio:.2f}x"]
+        print("| " + " | ".join(cells) + " |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200, help="simultaneous games (200)")
@@ -242,62 +387,53 @@ def main() -> None:
         action="store_true",
         help="start the server with its default per-address limits (expect 429s)",
     )
+    parser.add_argument(
+        "--against",
+        metavar="REV",
+        help="also measure the server of git revision REV, taking turns with the working tree",
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=2, help="turns each server takes with --against (2)"
+    )
     args = parser.parse_args()
     if not 1 <= args.games <= 2000 or not 0 < args.seconds <= 600:
         parser.error("--games must be 1-2000 and --seconds 0-600")
-    if args.server:
-        host = args.server.split(":")[0]
-        if host not in ("127.0.0.1", "localhost", "[::1]"):
-            parser.error("--server must be on loopback (127.0.0.1 or localhost)")
-        totals, elapsed = asyncio.run(run(args.server, args.games, args.seconds))
-        server = None
-        cpu_used = 0.0
-        database = "that of the given server"
-    else:
-        folder = Path(tempfile.mkdtemp(prefix="taluva-bench-"))
-        database = args.database or f"sqlite:///{folder / 'games.sqlite3'}"
-        port = free_port()
-        server = start_server(database, port, [] if args.default_limits else OPEN_LIMITS)
-        cpu_before = cpu_seconds(server.pid)
-        try:
-            totals, elapsed = asyncio.run(run(f"127.0.0.1:{port}", args.games, args.seconds))
-        finally:
-            cpu_used = cpu_seconds(server.pid) - cpu_before
-            server.terminate()
-            server.wait(timeout=30)
-            shutil.rmtree(folder, ignore_errors=True)
-    moves = len(totals.latencies)
+    if args.against and args.server:
+        parser.error("--against starts both servers itself: leave out --server")
+    if not 1 <= args.rounds <= 10:
+        parser.error("--rounds must be 1-10")
+    if args.database and args.against and not args.database.startswith("sqlite"):
+        print("note: both servers share the --database; each run adds its own games to it")
     load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    database = "that of the given server" if args.server else (args.database or "sqlite")
     print(
         f"machine: {os.cpu_count()} cores (load average {load}), "
         f"{platform.python_implementation()} {platform.python_version()}, "
         f"database {database.split(':', 1)[0]}"
     )
-    print(
-        f"{args.games} simultaneous games for {elapsed:.1f} s: {moves} moves, "
-        f"{totals.finished} games finished, {len(totals.errors)} errors"
-    )
-    print(
-        f"rate limited (backed off and retried): {totals.http_429} HTTP 429s, "
-        f"{totals.sockets_refused} sockets refused, {totals.moves_limited} moves rate-limited"
-    )
-    if moves:
-        cpu = (
-            f" (server process used {cpu_used:.1f} s of CPU, {cpu_used / elapsed:.0%} of a core:"
-            f" {cpu_used / moves * 1000:.2f} ms of CPU per move)"
-            if server is not None
-            else ""
-        )
-        print(f"throughput: {moves / elapsed:.0f} moves/s{cpu}")
-        print(
-            "latency submit -> broadcast: "
-            f"p50 {percentile(totals.latencies, 0.50) * 1000:.1f} ms, "
-            f"p99 {percentile(totals.latencies, 0.99) * 1000:.1f} ms, "
-            f"max {max(totals.latencies) * 1000:.1f} ms, "
-            f"mean {statistics.fmean(totals.latencies) * 1000:.1f} ms"
-        )
-    for error in totals.errors[:5]:
-        print(f"error: {error}")
+    if args.server:
+        host = args.server.split(":")[0]
+        if host not in ("127.0.0.1", "localhost", "[::1]"):
+            parser.error("--server must be on loopback (127.0.0.1 or localhost)")
+        totals, elapsed = asyncio.run(run(args.server, args.games, args.seconds))
+        report(Measured("given server", totals, elapsed, None), args.games)
+        return
+    if not args.against:
+        report(measure("working tree", args), args.games)
+        return
+    with tempfile.TemporaryDirectory(prefix="taluva-against-") as folder:
+        source = export_source(args.against, Path(folder))
+        base: list[Measured] = []
+        current: list[Measured] = []
+        for round_number in range(1, args.rounds + 1):
+            for label, runs, where in (
+                (args.against, base, source),
+                ("working tree", current, None),
+            ):
+                result = measure(f"round {round_number}, {label}", args, where)
+                report(result, args.games)
+                runs.append(result)
+        compare(base, current, args.against)
 
 
 if __name__ == "__main__":
