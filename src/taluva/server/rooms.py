@@ -31,6 +31,7 @@ from taluva.server.store import (
     FINISHED,
     LIVE,
     OPEN,
+    NewMove,
     PlyTaken,
     Store,
     StoredGame,
@@ -145,11 +146,51 @@ class GameService:
         )
         self._load_lock = asyncio.Lock()
         self._closing = False
+        self._unwritten: list[tuple[NewMove, asyncio.Future[None]]] = []
+        self._writing: asyncio.Task[None] | None = None
 
     async def db(self, function: Callable[..., T], *args: Any) -> T:
         """Run a storage call in the database thread and wait for it."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._db_pool, function, *args)
+
+    async def store_move(self, move: NewMove) -> None:
+        """Store one move; return once it is committed (PlyTaken if its ply was taken).
+
+        Group commit: the moves submitted while a write is under way wait for it to end and
+        are then stored together, in one transaction, so a busy server commits once per batch
+        rather than once per move, and no move waits for more than the write before its own.
+        """
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._unwritten.append((move, future))
+        if self._writing is None:
+            self._writing = asyncio.get_running_loop().create_task(self._write_moves())
+        await future
+
+    async def _write_moves(self) -> None:
+        try:
+            while self._unwritten:
+                batch, self._unwritten = self._unwritten, []
+                try:
+                    outcomes = await self.db(self.store.append_moves, [move for move, _ in batch])
+                except Exception as error:
+                    for _move, future in batch:
+                        if not future.done():
+                            future.set_exception(error)
+                    continue
+                for (_move, future), outcome in zip(batch, outcomes, strict=True):
+                    if future.done():
+                        continue
+                    if outcome is None:
+                        future.set_result(None)
+                    else:
+                        future.set_exception(outcome)
+        finally:
+            self._writing = None
+            for _move, future in self._unwritten:
+                if not future.done():
+                    future.set_exception(RuntimeError("the server is stopping"))
+            self._unwritten = []
 
     # ------------------------------------------------------------------ life cycle
 
@@ -349,9 +390,7 @@ class GameService:
             status = FINISHED if trial.is_over else LIVE
             result = None if trial.result is None else trial.result.to_json()
             try:
-                await self.db(
-                    self.store.append_move, room.id, game.ply, seat, canonical, status, result
-                )
+                await self.store_move(NewMove(room.id, game.ply, seat, canonical, status, result))
             except PlyTaken:
                 raise ApiError(409, "stale", f"another move for state {state} came first") from None
             room.game = trial

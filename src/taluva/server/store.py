@@ -15,11 +15,11 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, select, update
+from sqlalchemy import Engine, bindparam, create_engine, event, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from taluva.server.models import GameRow, MoveRow, SeatRow
+from taluva.server.models import Base, GameRow, MoveRow, SeatRow
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -32,6 +32,34 @@ STATUSES = (OPEN, LIVE, FINISHED)
 
 class PlyTaken(Exception):
     """Another move was stored for this ply first: the submission is stale."""
+
+
+@dataclass(frozen=True, slots=True)
+class NewMove:
+    """One move to store: its game, ply and seat, its text, and the game's status after it."""
+
+    game_id: str
+    ply: int
+    seat: int
+    text: str
+    status: str
+    result: dict[str, Any] | None
+
+
+_MOVES = Base.metadata.tables[MoveRow.__tablename__]
+_GAMES = Base.metadata.tables[GameRow.__tablename__]
+_SEATS = Base.metadata.tables[SeatRow.__tablename__]
+_INSERT_MOVE = insert(_MOVES)
+_UPDATE_GAME = (
+    update(_GAMES)
+    .where(_GAMES.c.id == bindparam("game"))
+    .values(
+        ply=bindparam("next_ply"),
+        status=bindparam("new_status"),
+        result=bindparam("new_result"),
+        updated_at=bindparam("stamp"),
+    )
+)
 
 
 def token_digest(token: str) -> str:
@@ -123,34 +151,37 @@ class Store:
 
     def create_game(self, game: StoredGame) -> None:
         """Store a new game with its seats (no moves yet)."""
-        with self._session.begin() as session:
-            session.add(
-                GameRow(
-                    id=game.id,
-                    name=game.name,
-                    status=game.status,
-                    options=game.options,
-                    deck=game.deck,
-                    doubles=game.doubles,
-                    hints=game.hints,
-                    ply=0,
-                    result=None,
-                    created_at=game.created_at,
-                    updated_at=game.updated_at,
-                )
+        with self.engine.begin() as connection:
+            connection.execute(
+                insert(_GAMES),
+                {
+                    "id": game.id,
+                    "name": game.name,
+                    "status": game.status,
+                    "options": game.options,
+                    "deck": game.deck,
+                    "doubles": game.doubles,
+                    "hints": game.hints,
+                    "ply": 0,
+                    "result": None,
+                    "created_at": game.created_at,
+                    "updated_at": game.updated_at,
+                },
             )
-            session.flush()
-            for seat in game.seats:
-                session.add(
-                    SeatRow(
-                        game_id=game.id,
-                        seat=seat.seat,
-                        kind=seat.kind,
-                        ai=seat.ai,
-                        name=seat.name,
-                        token_hash=seat.token_hash,
-                    )
-                )
+            connection.execute(
+                insert(_SEATS),
+                [
+                    {
+                        "game_id": game.id,
+                        "seat": seat.seat,
+                        "kind": seat.kind,
+                        "ai": seat.ai,
+                        "name": seat.name,
+                        "token_hash": seat.token_hash,
+                    }
+                    for seat in game.seats
+                ],
+            )
 
     def claim_seat(self, game_id: str, seat: int, name: str, token_hash: str) -> bool:
         """Give a free human seat to a player; False if someone took it first."""
@@ -187,20 +218,59 @@ class Store:
 
         Raises PlyTaken when a move for that ply is already stored.
         """
-        stamp = now()
+        outcome = self.append_moves([NewMove(game_id, ply, seat, text, status, result)])[0]
+        if outcome is not None:
+            raise outcome
+
+    def append_moves(self, moves: list[NewMove]) -> list[PlyTaken | None]:
+        """Store several moves (of different games, or successive plies of one) and their
+        games' new status; for each, None once it is stored or PlyTaken if its ply was taken.
+
+        All go in one transaction (one commit for the lot: the server gathers the moves
+        that arrive while the previous write runs). If the database refuses one, the
+        transaction is rolled back and each move is stored in its own, so only the moves
+        whose ply was taken are refused.
+        """
+        if not moves:
+            return []
         try:
-            with self._session.begin() as session:
-                session.add(
-                    MoveRow(game_id=game_id, ply=ply, seat=seat, text=text, created_at=stamp)
-                )
-                session.flush()
-                session.execute(
-                    update(GameRow)
-                    .where(GameRow.id == game_id)
-                    .values(ply=ply + 1, status=status, result=result, updated_at=stamp)
-                )
+            self._write_moves(moves)
+            return [None] * len(moves)
         except IntegrityError:
-            raise PlyTaken(f"game {game_id}: ply {ply} is already stored") from None
+            if len(moves) == 1:
+                move = moves[0]
+                return [PlyTaken(f"game {move.game_id}: ply {move.ply} is already stored")]
+        return [self.append_moves([move])[0] for move in moves]
+
+    def _write_moves(self, moves: list[NewMove]) -> None:
+        stamp = now()
+        with self.engine.begin() as connection:
+            connection.execute(
+                _INSERT_MOVE,
+                [
+                    {
+                        "game_id": move.game_id,
+                        "ply": move.ply,
+                        "seat": move.seat,
+                        "text": move.text,
+                        "created_at": stamp,
+                    }
+                    for move in moves
+                ],
+            )
+            connection.execute(
+                _UPDATE_GAME,
+                [
+                    {
+                        "game": move.game_id,
+                        "next_ply": move.ply + 1,
+                        "new_status": move.status,
+                        "new_result": move.result,
+                        "stamp": stamp,
+                    }
+                    for move in moves
+                ],
+            )
 
     def load_game(self, game_id: str) -> StoredGame | None:
         """Everything stored about a game, its moves in order; None if there is no such game."""
