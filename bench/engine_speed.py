@@ -191,7 +191,7 @@ def random_move_games(players: int, games: int, seconds: float) -> float:
 
 
 def perft_rates(max_depth: int, seconds: float) -> tuple[float, float, float, str]:
-    """Leaves per second of the engine and of the reference over the shared table, and their
+    """Leaves per second of the engine and of the reference over the base perft table, and their
     ratio measured position by position side by side; every count is checked."""
     positions = []
     for line in PERFT_TABLE.read_text(encoding="utf-8").splitlines():
@@ -322,7 +322,7 @@ def main(argv: list[str] | None = None) -> int:
     engine_rate, reference_rate, ratio, label = perft_rates(2 if args.quick else 3, seconds)
     rows.append(
         [
-            f"perft leaves/s, shared table ({label})",
+            f"perft leaves/s, base table ({label})",
             f"{engine_rate:,.0f}",
             f"{reference_rate:,.0f}",
             f"{ratio:,.0f}x",
