@@ -150,6 +150,7 @@ class Totals:
         self.http_429 = 0
         self.sockets_refused = 0
         self.moves_limited = 0
+        self.client_cpu = 0.0
 
 
 class Backoff:
@@ -259,9 +260,11 @@ async def run(base: str, games: int, seconds: float) -> tuple[Totals, float]:
     limits = httpx.Limits(max_connections=64)
     async with httpx.AsyncClient(base_url=f"http://{base}", limits=limits, timeout=60) as http:
         start = time.perf_counter()
+        cpu_start = time.process_time()
         deadline = start + seconds
         await asyncio.gather(*(play(base, http, n, deadline, totals) for n in range(games)))
         elapsed = time.perf_counter() - start
+        totals.client_cpu = time.process_time() - cpu_start
     return totals, elapsed
 
 
@@ -326,6 +329,10 @@ def report(result: Measured, games: int) -> None:
             else ""
         )
         print(f"  throughput: {result.rate:.0f} moves/s{cpu}")
+        print(
+            f"  the clients (this process) used {totals.client_cpu:.1f} s of CPU,"
+            f" {totals.client_cpu / elapsed:.0%} of a core"
+        )
         print(
             "  latency submit -> broadcast: "
             f"p50 {percentile(totals.latencies, 0.50) * 1000:.1f} ms, "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from enum import StrEnum
+from functools import lru_cache
 from operator import itemgetter
 from typing import Any, Final
 
@@ -140,19 +141,26 @@ class Move(tuple[MoveKind, int, int, tuple[int, ...], str]):
             raise InvalidMove(f"{text.strip()!r}: {error}") from None
 
     def __str__(self) -> str:
-        kind = self[0]
-        if kind == TILE:
-            return f"tile {format_hex(self[1])} {self[2]}"
-        if kind == EXPAND:
-            return f"expand {TERRAIN_NAMES[self[2]]} " + " ".join(map(format_hex, self[3]))
-        if kind == DOUBLE:
-            return f"double {self[4]} {format_hex(self[1])} {self[2]}"
-        if kind == DRAW:
-            return "draw"
-        return f"{kind} {format_hex(self[1])}"
+        return _text(self)
 
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"
+
+
+@lru_cache(maxsize=1 << 14)
+def _text(move: Move) -> str:
+    """A move's canonical text, remembered: the server writes the same moves again and again
+    (every legal move of every position it sends, and each game's moves so far)."""
+    kind = move[0]
+    if kind == TILE:
+        return f"tile {format_hex(move[1])} {move[2]}"
+    if kind == EXPAND:
+        return f"expand {TERRAIN_NAMES[move[2]]} " + " ".join(map(format_hex, move[3]))
+    if kind == DOUBLE:
+        return f"double {move[4]} {format_hex(move[1])} {move[2]}"
+    if kind == DRAW:
+        return "draw"
+    return f"{kind} {format_hex(move[1])}"
 
 
 def _orientation(text: str) -> int:
