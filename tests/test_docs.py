@@ -5,7 +5,8 @@ How the pages write examples so that this file can run them:
 - **Python** examples are doctests: `>>>` lines in a ```python block, with a blank line before
   the closing fence. Each docs/*.md page runs as one doctest (one test per page, named after
   it); README.md runs through pytest's ``--doctest-glob=README.md`` (pyproject.toml).
-  ```python blocks without `>>>` are sketches and are not run.
+  There are no sketches: every ```python block is a doctest, each of its paragraphs starting
+  with `>>>`, so keep examples complete, small and fast (small AI budgets, tiny counts).
 - **Shell** examples are ```console (or shell, sh, bash) blocks. A line starting with `$ ` is a
   command; the lines after it, up to the next command, are what it prints: standard output,
   then standard error, compared line by line with trailing spaces ignored. `...` matches any
@@ -21,6 +22,17 @@ How the pages write examples so that this file can run them:
   ``make -n run PORT=N`` for the server command, runs it on a free port from the repository
   root, waits until it answers HTTP, and stops it with Ctrl-C (SIGINT), expecting exit status
   0. A ``taluva serve`` command is run the same way, on a free port (an extra ``--port N``).
+- A **conversation** with a program that reads commands line by line (``taluva engine``) is a
+  ```text block right after a line ``<!-- session: COMMAND -->``: the lines after `> ` are
+  sent to COMMAND's standard input, the lines after `< ` are what it must print (compared as
+  above), and it must exit with status 0.
+- Every other block says what it is: ```json, ```text and the like are not run, so a block
+  that looks like commands or a doctest (a line starting with `$ `, `>>> `, `taluva `,
+  `make `, `pip `...) is refused unless it is a ```text block right after a line
+  ``<!-- not run: REASON -->``, for the few templates that cannot run here (a PostgreSQL URL,
+  a Ray cluster); the page says so in words too. An untagged block is refused, as is a
+  shell block the runner does not take (```zsh, ```shell-session: write ```console).
+  `test_every_block_runs_or_says_why_not` checks all of this.
 
 Records shown in ```json blocks must be legal games written canonically, and links between
 the pages must lead somewhere.
@@ -53,48 +65,66 @@ DOCS = sorted((REPO / "docs").glob("*.md"))
 PAGES = [REPO / "README.md", *DOCS]
 BIN = REPO / ".venv" / "bin" if (REPO / ".venv" / "bin").is_dir() else Path(sys.executable).parent
 SHELL_LANGUAGES = {"console", "shell", "sh", "bash"}
-FILE_MARK = re.compile(r"^<!--\s*file:\s*(\S+)\s*-->$")
 COMMAND_TIMEOUT = 60
 SERVER_TIMEOUT = 30
+FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([^`\s]*)")
+MARK = re.compile(r"^<!--\s*(file|session|not run):\s*(.*?)\s*-->$")
 
 
 @dataclass(frozen=True)
 class Block:
-    """A fenced block of a page: its language, the line of its first content line, its lines."""
+    """A fenced block of a page: its language, the line of its first content line, its lines
+    (without the indentation of its fence), and the ``<!-- KEY: VALUE -->`` line before it."""
 
     page: Path
     language: str
     line: int
     lines: tuple[str, ...]
-    file_name: str | None
+    mark: tuple[str, str] | None = None
 
     @property
     def where(self) -> str:
         return f"{relative(self.page)}:{self.line}"
 
+    @property
+    def file_name(self) -> str | None:
+        return self.mark[1] if self.mark and self.mark[0] == "file" else None
 
-def fenced_blocks(page: Path) -> list[Block]:
-    """Every fenced block of a page, with the file name a ``<!-- file: NAME -->`` gives it."""
+    @property
+    def page_lines(self) -> range:
+        """The indexes of its content lines in the page's lines."""
+        return range(self.line - 1, self.line - 1 + len(self.lines))
+
+
+def fenced_blocks(page: Path, text: str | None = None) -> list[Block]:
+    """Every fenced block of a page (``text``, when given, stands for its contents), also one
+    indented in a list item, with the mark of the line before it (``file``, ``session``,
+    ``not run``)."""
     blocks = []
-    lines = page.read_text(encoding="utf-8").splitlines()
+    lines = (page.read_text(encoding="utf-8") if text is None else text).splitlines()
     index = 0
     while index < len(lines):
-        text = lines[index]
-        if text.startswith("```"):
-            language = text[3:].strip().lower()
-            mark = FILE_MARK.match(lines[index - 1].strip()) if index else None
+        opening = FENCE.match(lines[index])
+        if opening:
+            indent, fence, language = opening.groups()
+            closing = re.compile(rf"^\s*{re.escape(fence[0])}{{{len(fence)},}}\s*$")
+            mark = MARK.match(lines[index - 1].strip()) if index else None
             end = index + 1
-            while end < len(lines) and not lines[end].startswith("```"):
+            while end < len(lines) and not closing.match(lines[end]):
                 end += 1
-            body = tuple(lines[index + 1 : end])
-            blocks.append(Block(page, language, index + 2, body, mark and mark.group(1)))
+            body = tuple(
+                line[len(indent) :] if line.startswith(indent) else line.lstrip()
+                for line in lines[index + 1 : end]
+            )
+            key_value = (mark.group(1), mark.group(2)) if mark else None
+            blocks.append(Block(page, language.lower(), index + 2, body, key_value))
             index = end
         index += 1
     return blocks
 
 
 def relative(page: Path) -> str:
-    return str(page.relative_to(REPO))
+    return str(page.relative_to(REPO)) if page.is_relative_to(REPO) else page.name
 
 
 # ----------------------------------------------------------------- Python examples
@@ -161,7 +191,7 @@ def shell_blocks() -> list[Block]:
         block
         for page in PAGES
         for block in fenced_blocks(page)
-        if block.language in SHELL_LANGUAGES
+        if block.language in SHELL_LANGUAGES and not block.file_name
     ]
 
 
@@ -333,6 +363,181 @@ def test_shell_output_is_compared_line_by_line_with_wildcards() -> None:
     assert not output_matches((), "anything\n")
 
 
+# ----------------------------------------------------------------- conversations
+
+
+def conversation_of(block: Block) -> tuple[list[str], list[str]]:
+    """The lines a session block sends (after `> `) and the lines it expects (after `< `)."""
+    sent: list[str] = []
+    answers: list[str] = []
+    for offset, text in enumerate(block.lines):
+        if text.startswith(">"):
+            sent.append(text[2:] if text.startswith("> ") else text[1:])
+        elif text.startswith("<"):
+            answers.append(text[2:] if text.startswith("< ") else text[1:])
+        elif text.strip():
+            raise AssertionError(f"{block.where}+{offset}: {text!r} starts with neither > nor <")
+    if not sent:
+        raise AssertionError(f"{block.where}: a session without a '> ' line")
+    return sent, answers
+
+
+SESSION_BLOCKS = [
+    block
+    for page in PAGES
+    for block in fenced_blocks(page)
+    if block.mark and block.mark[0] == "session"
+]
+
+
+@pytest.mark.parametrize(
+    "block", SESSION_BLOCKS, ids=[f"{relative(b.page)}:{b.line}" for b in SESSION_BLOCKS]
+)
+def test_the_conversation_on_the_page_goes_as_shown(block: Block, tmp_path: Path) -> None:
+    assert block.mark is not None
+    command = block.mark[1]
+    sent, answers = conversation_of(block)
+    home = tmp_path / ".home"
+    home.mkdir()
+    done = subprocess.run(
+        ["bash", "-c", command],
+        input="".join(line + "\n" for line in sent),
+        cwd=tmp_path,
+        env=environment(home),
+        capture_output=True,
+        text=True,
+        timeout=COMMAND_TIMEOUT,
+        check=False,
+    )
+    got = done.stdout + done.stderr
+    assert done.returncode == 0, f"{block.where}: {command}\nexit status {done.returncode}:\n{got}"
+    shown = "\n".join(answers)
+    assert output_matches(tuple(answers), got), (
+        f"{block.where}: {command}\nthe page shows:\n{shown}\nthe program answers:\n{got}"
+    )
+
+
+def test_the_engine_protocol_shows_a_conversation() -> None:
+    assert [relative(block.page) for block in SESSION_BLOCKS] == ["docs/engine-protocol.md"]
+
+
+# ----------------------------------------------------------------- no example escapes
+
+PYTHON_LANGUAGES = {"python", "py", "python3", "pycon", "pytb", "doctest", "ipython"}
+SHELL_LIKE = SHELL_LANGUAGES | {
+    "zsh", "fish", "ksh", "csh", "shell-session", "shellsession", "sh-session",
+    "bash-session", "terminal", "powershell", "ps1", "pwsh", "bat", "cmd",
+}  # fmt: skip
+COMMAND_LIKE = re.compile(
+    r"^\s*(?:\$ |>>> |% |(?:taluva|make|python3?|pip3?|pytest|ray|curl|wget|git|bash|sh|"
+    r"uvicorn|docker|systemctl|psql|\.?\.?/?\.venv/bin/\S+|bench/\S+)(?:\s|$))"
+)
+
+
+def problem_of(block: Block) -> str | None:
+    """Why a block would show an example that this file does not run, or None.
+
+    Run: ```python doctests (every paragraph starts with `>>>`), ```console (and sh, bash,
+    shell) blocks, ``session`` conversations. Not examples: files for the shell examples
+    (``file``), ```text after ``<!-- not run: REASON -->``, and blocks of any other language
+    (json, text...) holding nothing that looks like a command or a doctest.
+    """
+    language, lines = block.language, block.lines
+    key = block.mark[0] if block.mark else None
+    if key == "file":
+        return None
+    if key == "not run":
+        if language != "text":
+            return "a block marked 'not run' is a ```text block"
+        if not block.mark or not block.mark[1]:
+            return "'<!-- not run: REASON -->' gives the reason"
+        return None
+    if key == "session":
+        if language != "text":
+            return "a session is a ```text block"
+        try:
+            conversation_of(block)
+        except AssertionError as error:
+            return str(error)
+        return None
+    if not language:
+        return (
+            "an untagged block: say what it is, ```python (a doctest), ```console (commands "
+            "that run), ```json, or ```text (output, a diagram; after "
+            "'<!-- not run: REASON -->' for a template that cannot run)"
+        )
+    if language in PYTHON_LANGUAGES:
+        if language != "python":
+            return f"write ```python, not ```{language}: a doctest in a ```python block"
+        paragraph_start = True
+        for offset, text in enumerate(lines):
+            if paragraph_start and text.strip() and not text.startswith(">>>"):
+                return (
+                    f"line {block.line + offset}: {text.strip()!r} is not run: every "
+                    "paragraph of a ```python block is a doctest, starting with '>>>'"
+                )
+            paragraph_start = not text.strip()
+        if not lines or lines[-1].strip():
+            return "a ```python block ends with a blank line (the end of the doctest)"
+        return None
+    if language in SHELL_LIKE:
+        if language not in SHELL_LANGUAGES:
+            return f"```{language} is not run: write ```console with '$ ' commands"
+        return None  # run by test_the_shell_example_prints_what_the_page_shows
+    for offset, text in enumerate(lines):
+        if COMMAND_LIKE.match(text):
+            return (
+                f"line {block.line + offset}: {text.strip()!r} looks like an example that is "
+                f"not run: make it ```console ('$ ' commands) or ```python ('>>>'), or, if it "
+                "cannot run here, a ```text block after '<!-- not run: REASON -->'"
+            )
+    return None
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[relative(page) for page in PAGES])
+def test_every_block_runs_or_says_why_not(page: Path) -> None:
+    problems = [
+        f"{block.where}: {problem}"
+        for block in fenced_blocks(page)
+        if (problem := problem_of(block)) is not None
+    ]
+    assert problems == []
+
+
+def test_an_example_that_would_not_run_is_found() -> None:
+    page = REPO / "docs" / "example.md"
+
+    def problems(text: str) -> list[str | None]:
+        return [problem_of(block) for block in fenced_blocks(page, text)]
+
+    fine = [
+        "```python\n>>> 1 + 1\n2\n\n>>> x = 1\n\n```",
+        "```console\n$ taluva --help\n```",
+        '```json\n{"a": 1}\n```',
+        "```text\n  q  r\n```",
+        "<!-- not run: needs a cluster -->\n```text\ntaluva arena --ray HOST:6379\n```",
+        "<!-- session: taluva engine -->\n```text\n> info\n< ok\n```",
+        "<!-- file: run.sh -->\n```sh\necho hi\n```",
+        "- a list item:\n\n  ```console\n  $ taluva --help\n  ```",
+    ]
+    assert [problems(text) for text in fine] == [[None]] * len(fine)
+    refused = [
+        "```python\nfrom taluva import Game\n```",  # a sketch
+        "```python\n>>> x = 1\n\nx += 1\n\n```",  # a paragraph without a prompt
+        "```python\n>>> x = 1\n```",  # the fence would be expected output
+        "```pycon\n>>> 1\n1\n\n```",
+        "```\ntaluva serve --port 8080\n```",
+        "```\nsome output\n```",
+        "```text\n$ taluva new\n```",
+        "```zsh\n$ taluva new\n```",
+        "  ```\n  make run\n  ```",
+        "<!-- not run: -->\n```text\ntaluva serve\n```",
+        "<!-- not run: a template -->\n```bash\ntaluva serve\n```",
+        "<!-- session: taluva engine -->\n```text\ninfo\n```",
+    ]
+    assert [None in problems(text) for text in refused] == [False] * len(refused)
+
+
 # ----------------------------------------------------------------- records and links
 
 
@@ -360,9 +565,9 @@ def anchors(page: Path) -> set[str]:
     """The link targets a page offers: GitHub's heading slugs and explicit anchors."""
     text = page.read_text(encoding="utf-8")
     found = set(ANCHOR.findall(text))
-    code = {line for block in fenced_blocks(page) for line in block.lines}
-    for line in text.splitlines():
-        if line.startswith("#") and line not in code:
+    code = {index for block in fenced_blocks(page) for index in block.page_lines}
+    for index, line in enumerate(text.splitlines()):
+        if line.startswith("#") and index not in code:
             title = line.lstrip("#").strip().lower()
             slug = re.sub(r"[^\w\- ]", "", title).replace(" ", "-")
             found.add(slug)
@@ -371,9 +576,9 @@ def anchors(page: Path) -> set[str]:
 
 def prose(page: Path) -> str:
     """A page without its fenced blocks, where links are not links."""
-    skip = {line for block in fenced_blocks(page) for line in block.lines}
-    return "\n".join(line for line in page.read_text(encoding="utf-8").splitlines()
-                     if line not in skip)  # fmt: skip
+    skip = {index for block in fenced_blocks(page) for index in block.page_lines}
+    lines = page.read_text(encoding="utf-8").splitlines()
+    return "\n".join(line for index, line in enumerate(lines) if index not in skip)
 
 
 @pytest.mark.parametrize("page", PAGES, ids=[relative(page) for page in PAGES])
