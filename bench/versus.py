@@ -31,6 +31,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLE = ROOT / "tests" / "data" / "perft" / "base.jsonl"
+BENCH = ROOT / "bench"
 
 WORKER = r"""
 import json, random, sys, time, warnings
@@ -66,17 +67,10 @@ def perft_table():
     return leaves, "leaves"
 
 def mcts(players):
-    from taluva.ai.agents import GreedyAgent
+    sys.path.insert(0, sys.argv[4])  # bench/, for the positions mcts_speed.py searches
+    from mcts_speed import positions
     from taluva.ai.mcts import Search
-    found = []
-    for deck in range(3):
-        game = Game.new(players=players, seed=1000 + deck)
-        agents = [GreedyAgent(seed=p) for p in range(players)]
-        for turns in (2, 6, 10):
-            while game.result is None and game.ply < turns * players * 2:
-                game.play(agents[game.to_move].choose(game.copy()))
-            if game.result is None and game.phase == "tile":
-                found.append(game.copy())
+    found = positions(3, players)
     start = time.process_time()
     done = 0
     for index, game in enumerate(found):
@@ -112,7 +106,7 @@ def measure(src: Path, kind: str) -> tuple[float, str]:
     """Units per CPU second of one workload on the tree ``src``."""
     env = {**os.environ, "PYTHONPATH": str(src), "PYTHONHASHSEED": "0"}
     out = subprocess.run(
-        [sys.executable, "-c", WORKER, kind, str(SIZES[kind]), str(TABLE)],
+        [sys.executable, "-c", WORKER, kind, str(SIZES[kind]), str(TABLE), str(BENCH)],
         check=True,
         capture_output=True,
         text=True,
@@ -130,7 +124,7 @@ def instructions(src: Path, kind: str, size: int) -> tuple[int, int]:
         env = {**os.environ, "PYTHONPATH": str(src), "PYTHONHASHSEED": "0"}
         command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
         done = subprocess.run(
-            [*command, sys.executable, "-c", WORKER, kind, str(work), str(TABLE)],
+            [*command, sys.executable, "-c", WORKER, kind, str(work), str(TABLE), str(BENCH)],
             check=True,
             capture_output=True,
             text=True,
