@@ -316,7 +316,7 @@ class Game:
         it is not legal here."""
         position = self._position
         if move is not position.sampled:
-            parsed = _as_move(move)
+            parsed = move if type(move) is Move else _as_move(move)
             legal = turns.legal_form(position, parsed)
             if legal is None:
                 raise IllegalMove(f"{move}: {turns.why_illegal(position, parsed)}")
