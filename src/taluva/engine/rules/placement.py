@@ -1,5 +1,5 @@
-"""Placing the drawn tile (docs/rules.md, "Placing a tile"): the first tile on 0,0, a tile on
-sea level touching the island, or on top of it (``eruption``).
+"""Placing the drawn tile (docs/rules.md, "A turn" and "Placing a tile on sea level"): the first
+tile on 0,0, a tile on sea level touching the island, or on top of it (``eruption``).
 
 Placements are ints ``volcano * 8 + orientation``. The position keeps the legal ones as two
 sets, brought up to date only around the hexes that changed since they were last read
