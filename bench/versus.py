@@ -70,7 +70,7 @@ def mcts(players):
     sys.path.insert(0, sys.argv[4])  # bench/, for the positions mcts_speed.py searches
     from mcts_speed import positions
     from taluva.ai.mcts import Search
-    found = positions(3, players)
+    found = positions(int(sys.argv[5]), players)
     start = time.process_time()
     done = 0
     for index, game in enumerate(found):
@@ -87,7 +87,8 @@ print(json.dumps({"count": result[0], "unit": result[1], "seconds": seconds}))
 
 SIZES = {"games": 60, "playouts": 400, "perft": 13, "mcts2": 60, "mcts4": 60}
 SMALL = {"games": 6, "playouts": 40, "perft": 4, "mcts2": 5, "mcts4": 5}
-"""Workload sizes under ``--instructions`` (valgrind runs Python some 50 times slower)."""
+"""Workload sizes under ``--instructions`` (valgrind runs Python some 50 times slower; the
+searches then start from the positions of one deck instead of three)."""
 
 
 def export(commit: str, into: Path) -> Path:
@@ -106,7 +107,7 @@ def measure(src: Path, kind: str) -> tuple[float, str]:
     """Units per CPU second of one workload on the tree ``src``."""
     env = {**os.environ, "PYTHONPATH": str(src), "PYTHONHASHSEED": "0"}
     out = subprocess.run(
-        [sys.executable, "-c", WORKER, kind, str(SIZES[kind]), str(TABLE), str(BENCH)],
+        [sys.executable, "-c", WORKER, kind, str(SIZES[kind]), str(TABLE), str(BENCH), "3"],
         check=True,
         capture_output=True,
         text=True,
@@ -124,7 +125,7 @@ def instructions(src: Path, kind: str, size: int) -> tuple[int, int]:
         env = {**os.environ, "PYTHONPATH": str(src), "PYTHONHASHSEED": "0"}
         command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
         done = subprocess.run(
-            [*command, sys.executable, "-c", WORKER, kind, str(work), str(TABLE), str(BENCH)],
+            [*command, sys.executable, "-c", WORKER, kind, str(work), str(TABLE), str(BENCH), "1"],
             check=True,
             capture_output=True,
             text=True,
