@@ -22,7 +22,7 @@ from taluva.engine.expansions.double_hex import checked_doubles, shuffled_double
 from taluva.engine.moves import Move
 from taluva.engine.options import Options, player_names
 from taluva.engine.outcome import Outcome, result_in_words
-from taluva.engine.pieces import BASE_PIECE_TYPES, BUILDING_NAMES, PIECE_NAMES, starting_supply
+from taluva.engine.pieces import BUILDING_NAMES, PIECE_NAMES, starting_supply
 from taluva.engine.position import OVER, Phase, Position, Setup
 from taluva.engine.record import (
     RECORD_FORMAT,
@@ -190,7 +190,7 @@ class Game:
         if result is None:
             raise ValueError("the game is not over")
         position = self._position
-        ships = position.setup.piece_types > BASE_PIECE_TYPES
+        ships = position.setup.options.ships
         return result_in_words(result, self.players, position.supply, ships, self.eliminated)
 
     # ----------------------------------------------------------------- the players' pieces

@@ -20,8 +20,7 @@ def end(s: Position, reason: Reason, winner: int | None = None) -> None:
     s.phase = OVER
     s.tile = None
     s.tile_moves = None
-    ships = s.setup.piece_types > 3
-    s.result = Outcome(rank_players(s.supply, s.eliminated, winner, ships), reason)
+    s.result = Outcome(rank_players(s.supply, s.eliminated, winner, s.setup.options.ships), reason)
 
 
 def eliminate(s: Position, player: int) -> bool:
