@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from taluva.server.models import Base, GameRow, MoveRow, SeatRow
+from taluva.server.standings import settle
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -271,6 +272,9 @@ class Store:
                     for move in moves
                 ],
             )
+            for move in moves:
+                if move.status == FINISHED and move.result is not None:
+                    settle(connection, move.game_id, move.result)
 
     def load_game(self, game_id: str) -> StoredGame | None:
         """Everything stored about a game, its moves in order; None if there is no such game."""
