@@ -38,6 +38,8 @@ def test_reasons_are_written_as_in_records() -> None:
         "last-standing",
         "tiles",
         "no-placement",
+        "resigned",
+        "timeout",
     ]
     assert Reason("tiles") is Reason.TILES
 
@@ -89,7 +91,8 @@ def test_places_count_shared_places_like_a_sports_table() -> None:
         ),
         (
             {"ranking": [[0]], "reason": "won"},
-            "result.reason 'won' is not one of victory, last-standing, tiles, no-placement",
+            "result.reason 'won' is not one of victory, last-standing, tiles, no-placement, "
+            "resigned, timeout",
         ),
         *(
             (

@@ -181,8 +181,8 @@ BAD_RECORDS: list[tuple[str, Change, list[str]]] = [
     ),
     (
         "result-with-unknown-reason",
-        finished_claiming({"ranking": [[0], [1]], "reason": "resigned"}),
-        ["result.reason 'resigned'"],
+        finished_claiming({"ranking": [[0], [1]], "reason": "conceded"}),
+        ["result.reason 'conceded'"],
     ),
     ("result-not-an-object", finished_claiming("Zoë won"), ["result must be null or an object"]),
 ]

@@ -21,7 +21,7 @@ from taluva.engine.expansions.catalogue import make_setup
 from taluva.engine.expansions.double_hex import checked_doubles, shuffled_doubles
 from taluva.engine.moves import Move
 from taluva.engine.options import Options, player_names
-from taluva.engine.outcome import Outcome, result_in_words
+from taluva.engine.outcome import Outcome, Reason, Resignation, result_in_words
 from taluva.engine.pieces import BUILDING_NAMES, PIECE_NAMES, starting_supply
 from taluva.engine.position import OVER, Phase, Position, Setup
 from taluva.engine.record import (
@@ -30,7 +30,7 @@ from taluva.engine.record import (
     read_record_file,
     write_record_file,
 )
-from taluva.engine.rules import ending, turns
+from taluva.engine.rules import ending, resignation, turns
 from taluva.engine.rules.settlements import settlements_of
 from taluva.engine.text_board import board_text
 from taluva.engine.tiles import check_deck, shuffled_deck, tile_set
@@ -180,8 +180,26 @@ class Game:
 
     @property
     def eliminated(self) -> tuple[int, ...]:
-        """Players who could not build, in the order they left the game."""
+        """Players out of the game (who could not build, resigned or ran out of time), in the
+        order they left it."""
         return self._position.eliminated
+
+    @property
+    def resignations(self) -> tuple[Resignation, ...]:
+        """The players who resigned or ran out of time, in order, each with the ply it
+        happened at (what a record's ``resignations`` stores)."""
+        return self._position.resignations
+
+    def resign(self, player: int | str, reason: Reason | str = Reason.RESIGNED) -> None:
+        """Take ``player`` (a seat or a name) out of the game now, whoever is to move:
+        ``"resigned"``, or ``"timeout"`` for a clock that ran out (docs/rules.md, ruling 22).
+        Not a move: ``pop`` takes it back with the move before it. Raise IllegalMove and
+        change nothing if the player is unknown or out, or the game is over."""
+        if isinstance(player, str):
+            if player not in self.players:
+                raise IllegalMove(f"there is no player named {player!r} in this game")
+            player = self.players.index(player)
+        self._position = resignation.resign(self._position, player, reason, len(self._history))
 
     def result_in_words(self) -> tuple[str, list[str]]:
         """The end in words: who won and why, then each player's place and pieces placed
@@ -191,7 +209,8 @@ class Game:
             raise ValueError("the game is not over")
         position = self._position
         ships = position.setup.options.ships
-        return result_in_words(result, self.players, position.supply, ships, self.eliminated)
+        left = {r.player: r.reason for r in position.resignations}
+        return result_in_words(result, self.players, position.supply, ships, self.eliminated, left)
 
     # ----------------------------------------------------------------- the players' pieces
 
@@ -392,7 +411,7 @@ class Game:
     def to_record(self) -> dict[str, Any]:
         """The JSON-ready game record of docs/notation.md."""
         result = self._position.result
-        return {
+        record: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "players": list(self.players),
             "options": self.options,
@@ -401,6 +420,9 @@ class Game:
             "moves": [str(move) for _, move in self._history],
             "result": None if result is None else result.to_json(),
         }
+        if self._position.resignations:
+            record["resignations"] = [r.to_json() for r in self._position.resignations]
+        return record
 
     @classmethod
     def from_record(cls, record: Any, *, source: str = "record") -> Game:
@@ -418,7 +440,16 @@ class Game:
             )
         except InvalidOption as error:
             raise InvalidRecord(f"{source}: {error}") from None
-        for index, text in enumerate(fields.moves):
+        leaving = list(enumerate(fields.resignations))
+        for index, text in [*enumerate(fields.moves), (len(fields.moves), None)]:
+            while leaving and leaving[0][1].ply == index:
+                number, entry = leaving.pop(0)
+                try:
+                    game.resign(entry.player, entry.reason)
+                except IllegalMove as error:
+                    raise InvalidRecord(f"{source}: resignations[{number}]: {error}") from None
+            if text is None:
+                break
             if not isinstance(text, str):
                 raise InvalidRecord(f"{source}: moves[{index}] is {text!r}, not move text")
             try:

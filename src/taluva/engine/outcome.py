@@ -17,6 +17,7 @@ __all__ = [
     "STARTING_SUPPLY",
     "Outcome",
     "Reason",
+    "Resignation",
     "placed_counts",
     "rank_players",
     "score",
@@ -30,6 +31,8 @@ class Reason(StrEnum):
     LAST_STANDING = "last-standing"
     TILES = "tiles"
     NO_PLACEMENT = "no-placement"
+    RESIGNED = "resigned"
+    TIMEOUT = "timeout"
 
     def __str__(self) -> str:
         return self.value
@@ -45,8 +48,19 @@ REASON_TEXTS: Final[Mapping[Reason, str]] = {
     Reason.LAST_STANDING: "every other player was eliminated",
     Reason.TILES: "no tile was left to take",
     Reason.NO_PLACEMENT: "no tile could be placed",
+    Reason.RESIGNED: "the last opponent resigned",
+    Reason.TIMEOUT: "the last opponent ran out of time",
 }
 """The one table of end-reason texts that the CLI, terminal, server and research layer show."""
+
+LEAVING_REASONS: Final = (Reason.RESIGNED, Reason.TIMEOUT)
+"""How a player may leave a game that goes on without them (docs/rules.md, ruling 22)."""
+
+LEFT_TEXTS: Final[Mapping[Reason, str]] = {
+    Reason.RESIGNED: "resigned",
+    Reason.TIMEOUT: "ran out of time",
+}
+"""What a player who left did, in words: "Ben resigned", "Ben ran out of time"."""
 
 PLACE_NAMES: Final = ("1st", "2nd", "3rd", "4th", "5th")
 """Ordinal names of the places, by 1-based place minus one."""
@@ -127,6 +141,20 @@ class Outcome(Mapping[str, Any]):
         return f"Outcome({self.ranking!r}, {self.reason!s})"
 
 
+@dataclass(frozen=True, slots=True)
+class Resignation:
+    """A player leaving the game, not a move: after ``ply`` moves, ``player`` resigned
+    (``Reason.RESIGNED``) or ran out of time (``Reason.TIMEOUT``)."""
+
+    ply: int
+    player: int
+    reason: Reason
+
+    def to_json(self) -> dict[str, Any]:
+        """One entry of a record's ``resignations`` list."""
+        return {"ply": self.ply, "player": self.player, "reason": self.reason.value}
+
+
 def placed_counts(supply: Sequence[int], ships: bool) -> tuple[int, ...]:
     """Pieces a player has placed (destroyed huts count), in ranking order."""
     placed = tuple(start - left for start, left in zip(STARTING_SUPPLY, supply, strict=True))
@@ -203,10 +231,12 @@ def result_in_words(
     supplies: Sequence[Sequence[int]],
     ships: bool,
     eliminated: Sequence[int] = (),
+    left: Mapping[int, Reason] | None = None,
 ) -> tuple[str, list[str]]:
     """The end of a game as people say it: a headline naming the winners and why, then one
     line a player in ranking order (place, name, pieces placed; eliminated players say so).
-    No composite score: the counts that decided, in the order they decide.
+    No composite score: the counts that decided, in the order they decide. ``left`` names the
+    eliminated players who resigned or ran out of time (``Reason.RESIGNED``, ``TIMEOUT``).
 
     >>> outcome = Outcome(((1,), (0,)), Reason.TILES)
     >>> headline, lines = result_in_words(outcome, ["Ana", "Ben"], [(8, 1, 1, 0), (9, 0, 2, 0)],
@@ -216,6 +246,7 @@ def result_in_words(
     >>> lines
     ['1st Ben: 3 temples, 0 towers, 11 huts placed', '2nd Ana: 2 temples, 1 tower, 12 huts placed']
     """
+    left = left or {}
     placed = {p: placed_counts(supplies[p], ships) for p in range(len(names))}
     winners = outcome.winners
     who = _listed([names[p] for p in winners])
@@ -224,6 +255,10 @@ def result_in_words(
         kinds = " and ".join(_victory_kinds(supplies[winners[0]], ships))
         headline = f"{who} {'win' if you else 'wins'} by placing every one of "
         headline += f"{'your' if you else 'their'} {kinds}"
+    elif outcome.reason in LEAVING_REASONS and eliminated:
+        last_out = eliminated[-1]
+        headline = f"{who} {'win' if you else 'wins'}: {names[last_out]} "
+        headline += LEFT_TEXTS[left.get(last_out, outcome.reason)]
     elif len(winners) > 1:
         headline = (
             f"{who} share first place: {outcome.reason.description}; equal on everything "
@@ -238,5 +273,9 @@ def result_in_words(
     lines = []
     for player, place in outcome.places().items():
         line = f"{PLACE_NAMES[place - 1]} {names[player]}: {_placed_words(placed[player])} placed"
-        lines.append(line + (", eliminated" if player in eliminated else ""))
+        if player in left:
+            line += f", {LEFT_TEXTS[left[player]]}"
+        elif player in eliminated:
+            line += ", eliminated"
+        lines.append(line)
     return headline, lines

@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from taluva.engine.moves import Move
 from taluva.engine.options import Options
-from taluva.engine.outcome import Outcome
+from taluva.engine.outcome import Outcome, Resignation
 from taluva.engine.pieces import BASE_PIECE_TYPES
 
 
@@ -178,6 +178,7 @@ class Position:
         "new_land",
         "own",
         "phase",
+        "resignations",
         "result",
         "sampled",
         "sea",
@@ -221,6 +222,7 @@ class Position:
     deck_pos: int
     tiles_placed: int
     eliminated: tuple[int, ...]  # in the order they left the game
+    resignations: tuple[Resignation, ...]  # the eliminated who resigned or ran out of time
     result: Outcome | None
     sampled: Move | None  # the last move random_move() found legal here
     sea: frozenset[int] | set[int]  # legal sea-level placement codes, up to new_land
@@ -252,6 +254,7 @@ class Position:
         s.destroyed = (0,) * players
         s.deck_pos = s.tiles_placed = 0
         s.eliminated = ()
+        s.resignations = ()
         s.result = None
         s.tile_moves = s.builds = s.sampled = None
         s.to_move = 0
@@ -283,6 +286,7 @@ class Position:
         new.new_land = self.new_land
         new.own = self.own
         new.phase = self.phase
+        new.resignations = self.resignations
         new.result = self.result
         new.sampled = None
         new.sea = self.sea

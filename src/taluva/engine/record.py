@@ -13,10 +13,12 @@ from pathlib import Path
 from typing import Any, Final
 
 from taluva.engine.errors import InvalidRecord
-from taluva.engine.outcome import Outcome
+from taluva.engine.outcome import LEAVING_REASONS, Outcome, Reason, Resignation
 
 RECORD_FORMAT: Final = "taluva-record/1"
-_KEYS: Final = {"format", "players", "options", "deck", "doubles", "moves", "result"}
+_OPTIONAL_KEYS: Final = {"doubles", "result", "resignations"}
+_KEYS: Final = {"format", "players", "options", "deck", "moves", *_OPTIONAL_KEYS}
+_RESIGNATION_KEYS: Final = {"ply", "player", "reason"}
 _OPTION_KEYS: Final = {"tiles_per_player", "expansions", "house_rules"}
 
 
@@ -33,6 +35,7 @@ class RecordFields:
     moves: list[Any]
     result: Any
     source: str
+    resignations: tuple[Resignation, ...] = ()
 
     def claimed_result(self) -> Outcome | None:
         """The result the record claims (checked against the replay by ``Game.from_record``)."""
@@ -53,7 +56,7 @@ def read_record(record: Any, *, source: str = "record") -> RecordFields:
             raise InvalidRecord(f"{source}: not valid JSON ({error})") from None
     if not isinstance(record, Mapping):
         raise InvalidRecord(f"{source}: a record is a JSON object, not {type(record).__name__}")
-    missing = sorted(_KEYS - {"doubles", "result"} - record.keys())
+    missing = sorted(_KEYS - _OPTIONAL_KEYS - record.keys())
     if missing:
         raise InvalidRecord(f"{source}: missing key(s) {', '.join(missing)}")
     unknown = sorted(record.keys() - _KEYS)
@@ -80,10 +83,36 @@ def read_record(record: Any, *, source: str = "record") -> RecordFields:
     expansions = _string_list(options.get("expansions", []), source, "options.expansions")
     house_rules = _string_list(options.get("house_rules", []), source, "options.house_rules")
     doubles = _string_list(doubles, source, "doubles")
+    resignations = _resignations(record.get("resignations") or [], len(record["moves"]), source)
     return RecordFields(
         record["players"], options.get("tiles_per_player", 12), expansions, house_rules,
-        record["deck"], doubles, record["moves"], record.get("result"), source,
+        record["deck"], doubles, record["moves"], record.get("result"), source, resignations,
     )  # fmt: skip
+
+
+def _resignations(value: Any, moves: int, source: str) -> tuple[Resignation, ...]:
+    """The record's ``resignations``, in order: each after ``ply`` moves (0 to ``moves``,
+    never before the one above it), a player index, ``resigned`` or ``timeout``."""
+    if not isinstance(value, list):
+        raise InvalidRecord(f"{source}: resignations must be a list")
+    found: list[Resignation] = []
+    for index, entry in enumerate(value):
+        where = f"{source}: resignations[{index}]"
+        if not isinstance(entry, Mapping) or set(entry) != _RESIGNATION_KEYS:
+            raise InvalidRecord(f"{where} must be an object with 'ply', 'player' and 'reason'")
+        ply, player, reason = entry["ply"], entry["player"], entry["reason"]
+        earliest = found[-1].ply if found else 0
+        if type(ply) is not int or not earliest <= ply <= moves:
+            raise InvalidRecord(
+                f"{where}.ply is {ply!r}: a whole number from {earliest} to {moves}"
+            )
+        if type(player) is not int:
+            raise InvalidRecord(f"{where}.player is {player!r}, not a player index")
+        if reason not in LEAVING_REASONS:
+            choices = " or ".join(repr(r.value) for r in LEAVING_REASONS)
+            raise InvalidRecord(f"{where}.reason is {reason!r}: {choices}")
+        found.append(Resignation(ply, player, Reason(reason)))
+    return tuple(found)
 
 
 def _string_list(value: Any, source: str, where: str) -> list[str]:
