@@ -201,8 +201,8 @@ def test_two_players_in_two_browsers_and_a_spectator_see_every_move(
             wait_moves(page, 4)
         log = spectator.locator(".log li")
         assert log.count() == 2
-        assert log.nth(0).inner_text().startswith("Ana: ")
-        assert log.nth(1).inner_text().startswith("Ben: ")
+        assert log.nth(0).inner_text().startswith("Ana placed a tile at ")
+        assert log.nth(1).inner_text().startswith("Ben placed a tile at ")
         assert spectator.locator(".hint").is_hidden()
         assert spectator.locator(".move-form").is_hidden()
         assert status(spectator) == "Waiting for Ana."
@@ -389,10 +389,14 @@ def test_a_double_hex_tile_is_taken_from_the_panel_or_a_tile_drawn(
     place_tile_by_clicking(page)
     build_by_clicking(page)
     wait_moves(page, 2)
-    assert page.locator(".log .log-move").first.inner_text().startswith("double ")
+    first = page.locator(".log .log-move").first
+    assert first.get_attribute("data-move").startswith("double ")
+    assert first.inner_text().startswith("Player 1 placed the double-hex tile ")
     wait_status(page, "draw a tile or take a double-hex tile")
     page.locator(".tile-panel button", has_text="Draw a tile").click()
     wait_status(page, "place the tile")
     screenshot(page, "08-drawn-after-double")
     place_tile_by_clicking(page)
-    assert [m.inner_text() for m in page.locator(".log .log-move").all()][2] == "draw"
+    log = page.locator(".log .log-move").all()
+    assert [m.get_attribute("data-move") for m in log][2] == "draw"
+    assert log[2].inner_text() == "Player 2 drew a tile"

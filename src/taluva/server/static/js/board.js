@@ -1,127 +1,59 @@
-// The island as SVG: raised levels (extruded sides, shading, rings and numbers), tile
-// outlines, terrains readable in greyscale (patterns and letters), buildings, ships, the
-// board zone; plus overlays for the tile ghost, legal spots, previews and highlights.
-// Colours and the level rule come from taluva.render (GET /api/config -> style).
+// The island on screen: layers (sea, island, marks, ghost, effects, zone border, cursor), the
+// camera (turn in 60° steps, zoom, pan by mouse, touch and keyboard, following the action),
+// overlays for the tile ghost, legal spots, build previews and each player's last turn, and
+// hit testing of the raised hexes. Drawing is in island.js and pieces.js, motion in motion.js.
 
-import {
-  DIRECTIONS, EDGE_CORNERS, TERRAIN_LETTERS, TERRAIN_NAMES, centre, corners, hexAt, key,
-} from "./hex.js";
+import { key } from "./hex.js";
+import { IslandArt } from "./island.js";
+import { Motion, reducedMotion } from "./motion.js";
+import { PieceArt, contrastText, el, points } from "./pieces.js";
+import { Camera, Projection, SIZE, TILT } from "./projection.js";
 
-const NS = "http://www.w3.org/2000/svg";
-export const SIZE = 30;
-const LIFT = 8;
+export { el, shade, contrastText } from "./pieces.js";
+export { SIZE } from "./projection.js";
 
-const DEFAULT_STYLE = {
-  terrains: {
-    volcano: "#b3472f", jungle: "#2e7d32", clearing: "#9ccc65", sand: "#e6c36a",
-    rock: "#98a0a8", lake: "#4aa3df",
-  },
-  players: ["#e53935", "#f5f5f5", "#8e24aa", "#fb8c00", "#212121"],
-  player_names: ["red", "white", "purple", "orange", "black"],
-  sea: "#183a5a", lagoon: "#2f7fb0", outside_zone: "#0d1f30", zone_line: "#e0f2ff",
-  tile_edge: "#1a1a1a", hex_edge_shade: -0.22, last_move: "#ffd600", cursor: "#00e5ff",
-  illegal: "#ff1744", level_lightness: [-0.3, -0.1, 0.14, 0.34, 0.5],
-};
-
-export function el(tag, attrs = {}, parent = null) {
-  const node = document.createElementNS(NS, tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value !== undefined && value !== null) node.setAttribute(name, String(value));
-  }
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
-function parseColour(colour) {
-  const t = colour.replace("#", "");
-  return [0, 2, 4].map((i) => parseInt(t.slice(i, i + 2), 16));
-}
-
-function formatColour(rgb) {
-  return "#" + rgb.map((c) => Math.max(0, Math.min(255, Math.round(c))).toString(16).padStart(2, "0")).join("");
-}
-
-export function shade(colour, amount) {
-  const target = amount >= 0 ? 255 : 0;
-  const a = Math.abs(amount);
-  return formatColour(parseColour(colour).map((c) => c + (target - c) * a));
-}
-
-export function contrastText(colour) {
-  const [r, g, b] = parseColour(colour);
-  return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? "#000000" : "#ffffff";
-}
-
-const points = (list) => list.map(([x, y]) => `${x.toFixed(2)},${y.toFixed(2)}`).join(" ");
+const PAN_STEP = 60;
 
 export class Board {
   constructor(container, style, callbacks = {}) {
-    this.style = { ...DEFAULT_STYLE, ...(style || {}) };
     this.callbacks = callbacks;
     this.state = null;
     this.levels = new Map();
+    this.tiles = new Map();
+    this.buildings = new Map();
     this.maxLevel = 0;
-    this.view = null;
     this.pointers = new Map();
+    this.projection = new Projection(0);
     this.svg = el("svg", {
       class: "board",
       role: "application",
       tabindex: "0",
-      "aria-label": "Island. Arrow keys move the cursor, R rotates, Enter acts.",
-      preserveAspectRatio: "xMidYMid meet",
+      "aria-label": "Island. Arrow keys move the cursor, R rotates the tile, Enter acts; [ and ] turn the view, Shift+arrows pan, + and - zoom.",
+      "aria-roledescription": "game board",
     });
     container.appendChild(this.svg);
     this.defs = el("defs", {}, this.svg);
-    this.makePatterns();
-    this.background = el("rect", { x: -5000, y: -5000, width: 10000, height: 10000, fill: this.style.sea }, this.svg);
-    this.zoneLayer = el("g", { class: "zone" }, this.svg);
+    this.art = new IslandArt(this.defs, style);
+    this.style = this.art.style;
+    this.pieces = new PieceArt((seat) => this.playerColour(seat), SIZE);
+    this.background = el("rect", { x: -20000, y: -20000, width: 40000, height: 40000, fill: this.style.sea }, this.svg);
+    this.seaLayer = el("g", { class: "sea" }, this.svg);
     this.islandLayer = el("g", { class: "island" }, this.svg);
     this.markLayer = el("g", { class: "marks", "pointer-events": "none" }, this.svg);
     this.ghostLayer = el("g", { class: "ghost", "pointer-events": "none" }, this.svg);
+    this.effectLayer = el("g", { class: "effects", "pointer-events": "none" }, this.svg);
+    this.zoneLayer = el("g", { class: "zone", "pointer-events": "none" }, this.svg);
     this.cursorLayer = el("g", { class: "cursor", "pointer-events": "none" }, this.svg);
+    this.camera = new Camera(this.svg, { reducedMotion });
+    this.motion = new Motion(this);
+    this.marks = {};
     this.bindPointer();
-    new ResizeObserver(() => this.applyView()).observe(this.svg);
+    this.bindKeys();
+    new ResizeObserver(() => this.camera.apply()).observe(this.svg);
   }
-
-  // ------------------------------------------------------------------ patterns
-
-  makePatterns() {
-    const ink = "rgba(0,0,0,0.34)";
-    const light = "rgba(255,255,255,0.45)";
-    const pattern = (name, w, h, draw) => {
-      const p = el("pattern", { id: `pat-${name}`, width: w, height: h, patternUnits: "userSpaceOnUse" }, this.defs);
-      draw(p);
-    };
-    pattern("volcano", 10, 10, (p) => {
-      el("path", { d: "M0 10 L5 0 L10 10", fill: "none", stroke: ink, "stroke-width": 1.2 }, p);
-    });
-    pattern("jungle", 9, 9, (p) => {
-      el("circle", { cx: 2.5, cy: 2.5, r: 1.8, fill: ink }, p);
-      el("circle", { cx: 7, cy: 7, r: 1.8, fill: ink }, p);
-    });
-    pattern("clearing", 8, 6, (p) => {
-      el("path", { d: "M1 5 L2 1 M4 5 L4 1 M7 5 L6 1", stroke: ink, "stroke-width": 0.8 }, p);
-    });
-    pattern("sand", 5, 5, (p) => {
-      el("circle", { cx: 1.2, cy: 1.2, r: 0.6, fill: ink }, p);
-      el("circle", { cx: 3.7, cy: 3.7, r: 0.6, fill: ink }, p);
-    });
-    pattern("rock", 7, 7, (p) => {
-      el("path", { d: "M0 0 L7 7 M7 0 L0 7", stroke: ink, "stroke-width": 0.9 }, p);
-    });
-    pattern("lake", 12, 6, (p) => {
-      el("path", { d: "M0 3 Q3 0 6 3 T12 3", fill: "none", stroke: light, "stroke-width": 1.1 }, p);
-    });
-  }
-
-  // ------------------------------------------------------------------ colours
 
   terrainFill(terrain, level) {
-    const name = TERRAIN_NAMES[terrain];
-    const base = this.style.terrains[name] || "#888888";
-    const steps = this.style.level_lightness;
-    const step = steps[Math.max(1, Math.min(level, steps.length)) - 1];
-    return shade(base, step);
+    return this.art.terrainFill(terrain, level);
   }
 
   playerColour(player) {
@@ -129,15 +61,16 @@ export class Board {
     return list[player % list.length];
   }
 
-  // ------------------------------------------------------------------ drawing the island
-
-  top(q, r, level) {
-    const [x, y] = centre(q, r, SIZE);
-    return [x, y - level * LIFT];
+  level(q, r) {
+    return this.levels.get(key(q, r)) || 0;
   }
 
-  setState(state) {
-    const first = this.state === null;
+  // ------------------------------------------------------------------ the island
+
+  /** Show `state`; `animate` (a move was just played) plays its motion and follows it. */
+  setState(state, { animate = false } = {}) {
+    const previous = this.state;
+    const first = previous === null;
     this.state = state;
     this.levels = new Map();
     this.tiles = new Map();
@@ -147,229 +80,149 @@ export class Board {
       this.tiles.set(key(q, r), tile);
       this.maxLevel = Math.max(this.maxLevel, level);
     }
-    this.drawZone();
-    this.drawIsland();
-    if (first || !this.view || !this.islandInView()) this.fit();
+    this.buildings = new Map();
+    for (const [q, r, player, kind, level] of state.buildings || []) {
+      this.buildings.set(key(q, r), { player, kind, level });
+    }
+    this.motion.skip();
+    this.draw();
+    if (first) this.fit();
+    if (animate && previous) {
+      const changed = this.motion.play(previous, state);
+      if (changed.length) this.reveal(changed);
+    }
   }
 
-  level(q, r) {
-    return this.levels.get(key(q, r)) || 0;
-  }
-
-  drawZone() {
-    this.zoneLayer.replaceChildren();
-    const zone = this.state.zone;
-    if (!zone || !zone.polygon || !zone.polygon.length) return;
-    const poly = zone.polygon.map(([x, y]) => [x * SIZE, y * SIZE]);
-    const outer = "M-5000,-5000 H5000 V5000 H-5000 Z";
-    const inner = "M" + poly.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" L") + " Z";
-    el("path", { d: `${outer} ${inner}`, "fill-rule": "evenodd", fill: this.style.outside_zone, opacity: 0.75 }, this.zoneLayer);
-    el("path", { d: inner, fill: "none", stroke: this.style.zone_line, "stroke-width": 2, "stroke-dasharray": "8 5" }, this.zoneLayer);
-  }
-
-  drawIsland() {
-    const layer = this.islandLayer;
-    layer.replaceChildren();
+  draw() {
+    const p = this.projection;
     const state = this.state;
-    const buildings = new Map(state.buildings.map(([q, r, player, kind, level]) => [key(q, r), { player, kind, level }]));
-    const ships = new Map(state.ships.map(([q, r, player]) => [key(q, r), player]));
-    this.drawSeaGrid(layer);
-    for (const lagoon of state.lagoons) {
-      for (const [q, r] of lagoon) {
-        const [x, y] = centre(q, r, SIZE);
-        el("polygon", {
-          points: points(corners(x, y, SIZE)), fill: this.style.lagoon,
-          stroke: shade(this.style.lagoon, -0.2), "stroke-width": 0.8, class: "lagoon", "data-hex": key(q, r),
-        }, layer);
+    this.seaLayer.replaceChildren();
+    this.islandLayer.replaceChildren();
+    this.zoneLayer.replaceChildren();
+    const zone = state.zone?.polygon?.length ? this.art.zoneOutline(p, state.zone.polygon) : null;
+    if (zone) this.art.zoneShade(this.seaLayer, zone);
+    this.art.seaGrid(this.seaLayer, p, state.hexes, (q, r) => this.levels.has(key(q, r)));
+    this.art.lagoons(this.seaLayer, p, state.lagoons);
+    const items = state.hexes.map(([q, r, level, terrain, tile]) => ({ q, r, level, terrain, tile, depth: p.depth(q, r) }));
+    for (const [q, r, player] of state.ships || []) items.push({ q, r, ship: player, depth: p.depth(q, r) });
+    items.sort((a, b) => a.depth - b.depth);
+    const levelOf = (q, r) => this.levels.get(key(q, r)) || 0;
+    const tileOf = (q, r) => this.tiles.get(key(q, r));
+    const layer = this.islandLayer;
+    for (const item of items) {
+      if (item.ship !== undefined) {
+        const [x, y] = p.hexTop(item.q, item.r, 0);
+        this.pieces.building(layer, x, y, item.ship, "ship", 1, null).setAttribute("data-hex", key(item.q, item.r));
+        continue;
       }
+      const g = this.art.prism(layer, p, item, levelOf, tileOf);
+      const building = this.buildings.get(key(item.q, item.r));
+      if (building) this.drawBuilding(g, item.q, item.r, item.level, building);
     }
-    for (const [k, player] of ships) {
-      const [q, r] = k.split(",").map(Number);
-      const [x, y] = centre(q, r, SIZE);
-      this.drawShip(layer, x, y, player, 1);
-    }
-    const hexes = [...state.hexes].sort((a, b) => (a[1] - b[1]) || (a[0] - b[0]));
-    for (const [q, r, level, terrain, tile] of hexes) {
-      this.drawHex(layer, q, r, level, terrain, tile, buildings.get(key(q, r)));
-    }
+    if (zone) this.art.zoneBorder(this.zoneLayer, zone);
+    this.drawMarks();
   }
 
-  /** Faint outlines of the sea hexes around the island, so players can count spots. */
-  drawSeaGrid(layer) {
-    const sea = new Set();
-    const seeds = this.state.hexes.length ? this.state.hexes.map(([q, r]) => [q, r]) : [[0, 0]];
-    const reach = this.state.hexes.length ? 2 : 3;
-    for (const [q0, r0] of seeds) {
-      for (let dq = -reach; dq <= reach; dq += 1) {
-        for (let dr = Math.max(-reach, -dq - reach); dr <= Math.min(reach, -dq + reach); dr += 1) {
-          const k = key(q0 + dq, r0 + dr);
-          if (!this.levels.has(k)) sea.add(k);
-        }
-      }
-    }
-    const path = [];
-    for (const k of sea) {
-      const [q, r] = k.split(",").map(Number);
-      const [x, y] = centre(q, r, SIZE);
-      const c = corners(x, y, SIZE);
-      path.push("M" + c.map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(" L") + " Z");
-    }
-    el("path", { d: path.join(" "), fill: "none", stroke: "rgba(255,255,255,0.10)", "stroke-width": 1, class: "sea-grid" }, layer);
-  }
-
-  drawHex(layer, q, r, level, terrain, tile, building) {
-    const [x, y] = this.top(q, r, level);
-    const fill = this.terrainFill(terrain, level);
-    const name = TERRAIN_NAMES[terrain];
-    const g = el("g", { class: "hex", "data-hex": key(q, r), "data-level": level, "data-terrain": name }, layer);
-    const topCorners = corners(x, y, SIZE);
-    if (level > 0) {
-      // The cliff: the three lower edges pushed down to the sea, one stratum per tile.
-      const low = [topCorners[0], topCorners[1], topCorners[2]];
-      const base = low.map(([cx, cy]) => [cx, cy + level * LIFT]).reverse();
-      el("polygon", { points: points([...low, ...base]), fill: shade(fill, -0.45), stroke: this.style.tile_edge, "stroke-width": 1 }, g);
-      for (let i = 1; i < level; i += 1) {
-        el("polyline", { points: points(low.map(([cx, cy]) => [cx, cy + i * LIFT])), fill: "none", stroke: "rgba(0,0,0,0.55)", "stroke-width": 0.8 }, g);
-      }
-    }
-    el("polygon", { points: points(topCorners), fill }, g);
-    el("polygon", { points: points(topCorners), fill: `url(#pat-${name})` }, g);
-    for (let i = 2; i <= level; i += 1) {
-      const ring = corners(x, y, SIZE * (1 - 0.13 * (i - 1)));
-      el("polygon", { points: points(ring), fill: "none", stroke: "rgba(0,0,0,0.35)", "stroke-width": 0.9 }, g);
-    }
-    // Edges: thick where the tile ends (another tile, another level, or the sea).
-    for (let k = 0; k < 6; k += 1) {
-      const [dq, dr] = DIRECTIONS[k];
-      const nk = key(q + dq, r + dr);
-      const boundary = this.tiles.get(nk) !== tile || (this.levels.get(nk) || 0) !== level;
-      const [a, b] = EDGE_CORNERS[k];
-      el("line", {
-        x1: topCorners[a][0], y1: topCorners[a][1], x2: topCorners[b][0], y2: topCorners[b][1],
-        stroke: boundary ? this.style.tile_edge : shade(fill, this.style.hex_edge_shade),
-        "stroke-width": boundary ? 2.4 : 1, "stroke-linecap": "round",
-      }, g);
-    }
-    if (terrain === 0) {
-      el("circle", { cx: x, cy: y + 2, r: SIZE * 0.32, fill: shade(fill, -0.5), stroke: "#ffb199", "stroke-width": 1.2 }, g);
-    }
-    const ink = contrastText(fill);
-    const label = el("text", { x: x, y: y - SIZE * 0.5, class: "level", fill: ink, "text-anchor": "middle", "dominant-baseline": "middle" }, g);
-    label.textContent = String(level);
-    const letter = el("text", { x: x - SIZE * 0.5, y: y + SIZE * 0.42, class: "letter", fill: ink, "text-anchor": "middle", "dominant-baseline": "middle" }, g);
-    letter.textContent = TERRAIN_LETTERS[terrain];
-    if (building) this.drawBuilding(g, x, y, building.player, building.kind, building.level, 1);
-  }
-
-  drawBuilding(parent, x, y, player, kind, count, opacity) {
-    const colour = this.playerColour(player);
-    const stroke = contrastText(colour) === "#ffffff" && player === 4 ? "#eeeeee" : "#111111";
-    const g = el("g", { class: `piece ${kind}`, "data-player": player, opacity }, parent);
-    const u = SIZE * 0.22;
-    const attrs = { fill: colour, stroke, "stroke-width": 1.3, "stroke-linejoin": "round" };
-    if (kind === "hut") {
-      const n = Math.max(1, count || 1);
-      const spots = hutSpots(Math.min(n, 6));
-      const scale = n > 3 ? 0.75 : 1;
-      for (const [ox, oy] of spots) {
-        const cx = x + ox * SIZE;
-        const cy = y + oy * SIZE + 3;
-        const s = u * scale;
-        el("path", { d: `M${cx - s},${cy + s * 0.7} V${cy - s * 0.4} L${cx},${cy - s * 1.4} L${cx + s},${cy - s * 0.4} V${cy + s * 0.7} Z`, ...attrs }, g);
-        this.playerMark(g, player, cx, cy, s);
-      }
-    } else if (kind === "temple") {
-      const cy = y + 4;
-      el("path", { d: `M${x - 1.9 * u},${cy + u} V${cy - 0.4 * u} L${x},${cy - 1.9 * u} L${x + 1.9 * u},${cy - 0.4 * u} V${cy + u} Z`, ...attrs }, g);
-      el("path", { d: `M${x - u},${cy + u} V${cy} M${x},${cy + u} V${cy} M${x + u},${cy + u} V${cy}`, stroke, "stroke-width": 1.1 }, g);
-      this.playerMark(g, player, x, cy - 0.7 * u, u);
-    } else if (kind === "tower") {
-      const cy = y + 6;
-      const w = 0.95 * u;
-      const t = cy - 3 * u;
-      el("path", {
-        d: `M${x - w},${cy + 0.6 * u} V${t} h${w * 0.55} v${u * 0.5} h${w * 0.35} v${-u * 0.5} h${w * 0.2} h${w * 0.2} v${u * 0.5} h${w * 0.35} v${-u * 0.5} h${w * 0.35} V${cy + 0.6 * u} Z`,
-        ...attrs,
-      }, g);
-      this.playerMark(g, player, x, cy - 1.2 * u, u);
-    }
-    return g;
-  }
-
-  /** A small sign inside a piece so that seats stay apart in greyscale: none for the first
-   * two (red and white differ in lightness), a dot, a bar, a ring for the others. */
-  playerMark(parent, player, x, y, s) {
-    const ink = contrastText(this.playerColour(player));
-    if (player === 2) el("circle", { cx: x, cy: y, r: s * 0.32, fill: ink }, parent);
-    if (player === 3) el("rect", { x: x - s * 0.55, y: y - s * 0.14, width: s * 1.1, height: s * 0.28, fill: ink }, parent);
-    if (player === 4) el("circle", { cx: x, cy: y, r: s * 0.36, fill: "none", stroke: ink, "stroke-width": 1 }, parent);
-  }
-
-  drawShip(parent, x, y, player, opacity) {
-    const colour = this.playerColour(player);
-    const g = el("g", { class: "piece ship", "data-player": player, opacity }, parent);
-    const u = SIZE * 0.22;
-    el("path", { d: `M${x - 2 * u},${y} H${x + 2 * u} L${x + 1.3 * u},${y + u} H${x - 1.3 * u} Z`, fill: colour, stroke: "#111", "stroke-width": 1.2 }, g);
-    el("path", { d: `M${x},${y - 0.2 * u} V${y - 2.2 * u} L${x + 1.4 * u},${y - 0.4 * u} Z`, fill: "#fafafa", stroke: "#111", "stroke-width": 1 }, g);
-    return g;
+  /** A hex's building at its top; huts spread over the face in the current projection. */
+  drawBuilding(parent, q, r, level, { player, kind, level: count }, opacity = 1) {
+    const [x, y] = this.projection.hexTop(q, r, level);
+    const spot = (ox, oy) => [x + ox * SIZE, y + oy * SIZE * TILT];
+    return this.pieces.building(parent, x, y, player, kind, count, spot, opacity);
   }
 
   // ------------------------------------------------------------------ overlays
 
-  /** Outline hexes (at their top faces) in a colour: highlights, the last turn, the cursor. */
-  outline(layer, hexes, colour, width = 3, dash = null, fill = "none") {
+  /** The top face of each hex, a little inset, in a colour. */
+  outline(layer, hexes, colour, width = 3, dash = null, fill = "none", inset = 2) {
     for (const [q, r] of hexes) {
-      const [x, y] = this.top(q, r, this.level(q, r));
-      el("polygon", { points: points(corners(x, y, SIZE - 2)), fill, stroke: colour, "stroke-width": width, "stroke-dasharray": dash }, layer);
+      const face = this.art.face(this.projection, q, r, this.level(q, r), (SIZE - inset) / SIZE);
+      el("polygon", { points: points(face), fill, stroke: colour, "stroke-width": width, "stroke-dasharray": dash }, layer);
     }
   }
 
-  setMarks({ lastTurn = [], spots = [], targets = [], selected = null } = {}) {
+  /**
+   * Marks: `turns` [{seat, hexes, latest}] (each player's last turn, in the player's colour,
+   * the latest one solid), legal `spots` for the tile, build `targets`, the `selected` hex.
+   */
+  setMarks(marks = {}) {
+    this.marks = marks;
+    this.drawMarks();
+  }
+
+  drawMarks() {
+    const { turns = [], lastTurn = [], spots = [], targets = [], selected = null } = this.marks;
     const layer = this.markLayer;
     layer.replaceChildren();
+    if (!this.state) return;
+    for (const turn of turns) {
+      const g = el("g", { class: `last-turn${turn.latest ? " latest" : ""}`, "data-seat": turn.seat }, layer);
+      this.outline(g, turn.hexes, "rgba(0,0,0,0.7)", turn.latest ? 5 : 4.5, null, "none", 3);
+      this.outline(g, turn.hexes, this.playerColour(turn.seat), turn.latest ? 3 : 2.5, turn.latest ? null : "6 4", "none", 3);
+    }
     this.outline(layer, lastTurn, this.style.last_move, 2.5, "5 3");
-    this.outline(layer, targets, this.style.cursor, 2, null, "rgba(0,229,255,0.12)");
+    this.outline(layer, targets, this.style.cursor, 2, null, "rgba(0,229,255,0.14)");
     for (const [q, r] of spots) {
-      const [x, y] = this.top(q, r, this.level(q, r));
+      const [x, y] = this.projection.hexTop(q, r, this.level(q, r));
       el("circle", { cx: x, cy: y, r: 5, fill: this.style.cursor, stroke: "#003844", "stroke-width": 1.2, class: "spot" }, layer);
     }
     if (selected) this.outline(layer, [selected], "#ffffff", 3.5);
   }
 
-  /** The tile ghost: hexes [[q, r, terrain]], drawn one level above what is there. */
+  /**
+   * The tile ghost: hexes [[q, r, terrain]] one level above what is there, with its sides;
+   * huts it would bury are crossed out. Returns [{player, huts}] of those huts.
+   */
   setGhost(ghost) {
     const layer = this.ghostLayer;
     layer.replaceChildren();
-    if (!ghost) return;
+    if (!ghost) return [];
+    const p = this.projection;
     const base = Math.max(...ghost.hexes.map(([q, r]) => this.level(q, r)));
+    const level = base + 1;
     const colour = ghost.legal ? "#00e676" : this.style.illegal;
-    const ordered = [...ghost.hexes].sort((a, b) => a[1] - b[1]);
+    const ordered = [...ghost.hexes].sort((a, b) => p.depth(a[0], a[1]) - p.depth(b[0], b[1]));
+    const body = el("g", { opacity: 0.88, class: "ghost-tile" }, layer);
     for (const [q, r, terrain] of ordered) {
-      const level = base + 1;
-      const [x, y] = this.top(q, r, level);
-      const fill = this.terrainFill(terrain, level);
-      const c = corners(x, y, SIZE);
-      el("polygon", { points: points(c), fill, opacity: 0.82 }, layer);
-      el("polygon", { points: points(c), fill: `url(#pat-${TERRAIN_NAMES[terrain]})`, opacity: 0.82 }, layer);
-      const t = el("text", { x, y: y + 1, class: "ghost-letter", fill: contrastText(fill), "text-anchor": "middle", "dominant-baseline": "middle" }, layer);
-      t.textContent = TERRAIN_LETTERS[terrain];
+      this.art.prism(body, p, { q, r, level, terrain, tile: -1 }, () => 0, () => -1, { ghost: true });
+      const [x, y] = p.hexTop(q, r, level);
+      const t = el("text", { x, y: y + 1, class: "ghost-letter", fill: contrastText(this.terrainFill(terrain, level)), "text-anchor": "middle", "dominant-baseline": "middle" }, body);
+      t.textContent = "VJCSRL"[terrain];
     }
     for (const [q, r] of ordered) {
-      const [x, y] = this.top(q, r, base + 1);
-      el("polygon", { points: points(corners(x, y, SIZE)), fill: "none", stroke: colour, "stroke-width": 3, "stroke-dasharray": ghost.legal ? null : "6 4" }, layer);
+      const face = this.art.face(p, q, r, level);
+      el("polygon", { points: points(face), fill: "none", stroke: colour, "stroke-width": 3, "stroke-dasharray": ghost.legal ? null : "6 4" }, layer);
     }
+    const buried = new Map();
+    for (const [q, r] of ghost.hexes) {
+      const building = this.buildings.get(key(q, r));
+      if (!building || building.kind !== "hut" || base === 0) continue;
+      buried.set(building.player, (buried.get(building.player) || 0) + building.level);
+      const [x, y] = p.hexTop(q, r, level);
+      const g = el("g", { class: "buried", "data-hex": key(q, r) }, layer);
+      el("circle", { cx: x, cy: y, r: 11, fill: "rgba(0,0,0,0.55)", stroke: this.style.illegal, "stroke-width": 2.5 }, g);
+      el("path", { d: `M${x - 6},${y - 6} L${x + 6},${y + 6} M${x + 6},${y - 6} L${x - 6},${y + 6}`, stroke: "#ffffff", "stroke-width": 2.5, "stroke-linecap": "round" }, g);
+      const t = el("text", { x, y: y + 20, class: "buried-count", fill: "#ffffff", stroke: "#000", "stroke-width": 3, "paint-order": "stroke", "text-anchor": "middle" }, g);
+      t.textContent = `−${building.level}`;
+    }
+    return [...buried.entries()].map(([player, huts]) => ({ player, huts }));
   }
 
-  /** Buildings a build would add, half transparent: [{hex: [q, r], kind, player, count}]. */
+  /** Pieces a build would add, half transparent, each hex with its hut count. */
   setPreview(pieces) {
     const layer = this.ghostLayer;
     layer.replaceChildren();
-    for (const piece of pieces || []) {
+    const p = this.projection;
+    const sorted = [...(pieces || [])].sort((a, b) => p.depth(...a.hex) - p.depth(...b.hex));
+    for (const piece of sorted) {
       const [q, r] = piece.hex;
-      const [x, y] = this.top(q, r, this.level(q, r));
-      el("polygon", { points: points(corners(x, y, SIZE - 3)), fill: "rgba(255,255,255,0.25)", stroke: "#ffffff", "stroke-width": 2 }, layer);
-      if (piece.kind === "ship") this.drawShip(layer, x, y, piece.player, 0.8);
-      else this.drawBuilding(layer, x, y, piece.player, piece.kind, piece.count, 0.85);
+      const level = this.level(q, r);
+      this.outline(layer, [[q, r]], "#ffffff", 2, null, "rgba(255,255,255,0.25)", 3);
+      if (piece.kind === "ship") {
+        const [x, y] = p.hexTop(q, r, 0);
+        this.pieces.building(layer, x, y, piece.player, "ship", 1, null, 0.85);
+      } else {
+        this.drawBuilding(layer, q, r, level, { player: piece.player, kind: piece.kind, level: piece.count }, 0.88);
+      }
     }
   }
 
@@ -378,70 +231,109 @@ export class Board {
     if (hex) this.outline(this.cursorLayer, [hex], "#ffffff", 2, "3 3");
   }
 
-  // ------------------------------------------------------------------ view: pan and zoom
+  // ------------------------------------------------------------------ camera
 
-  islandBox() {
+  /** The screen box of hexes (their tops and their feet), in SVG units. */
+  boxOf(hexes) {
     let minX = Infinity; let minY = Infinity; let maxX = -Infinity; let maxY = -Infinity;
-    const grow = (q, r, lift) => {
-      const [x, y] = centre(q, r, SIZE);
-      minX = Math.min(minX, x); maxX = Math.max(maxX, x);
-      minY = Math.min(minY, y - lift); maxY = Math.max(maxY, y);
-    };
-    for (const [q, r, level] of this.state?.hexes || []) grow(q, r, level * LIFT);
-    if (minX === Infinity) grow(0, 0, 0);
-    const pad = SIZE * 3.2;
-    return { x: minX - pad, y: minY - pad, w: maxX - minX + 2 * pad, h: maxY - minY + 2 * pad };
+    for (const [q, r] of hexes) {
+      const level = this.level(q, r);
+      for (const [x, y] of [...this.art.face(this.projection, q, r, level + 1), ...this.art.face(this.projection, q, r, 0)]) {
+        minX = Math.min(minX, x); maxX = Math.max(maxX, x);
+        minY = Math.min(minY, y); maxY = Math.max(maxY, y);
+      }
+    }
+    return { x: minX, y: minY, w: maxX - minX, h: maxY - minY };
   }
 
-  islandInView() {
-    const box = this.islandBox();
-    const v = this.view;
-    const m = SIZE;
-    return box.x + m >= v.x && box.y + m >= v.y && box.x + box.w - m <= v.x + v.w && box.y + box.h - m <= v.y + v.h;
+  /** The whole island, its coast and the zone border: what "Fit" shows. */
+  islandBox() {
+    const hexes = this.state?.hexes?.length ? this.state.hexes.map(([q, r]) => [q, r]) : [[0, 0]];
+    const box = this.boxOf(hexes);
+    const pad = SIZE * 2.2;
+    let { x, y } = box;
+    let x2 = box.x + box.w;
+    let y2 = box.y + box.h;
+    const zone = this.state?.zone?.polygon;
+    if (zone?.length) {
+      for (const [zx, zy] of this.art.zoneOutline(this.projection, zone)) {
+        x = Math.min(x, zx); x2 = Math.max(x2, zx); y = Math.min(y, zy); y2 = Math.max(y2, zy);
+      }
+    }
+    const w = Math.max(x2 - x + 2 * pad, SIZE * 13);
+    const h = Math.max(y2 - y + 2 * pad, SIZE * 8);
+    return { x: (x + x2) / 2 - w / 2, y: (y + y2) / 2 - h / 2, w, h };
   }
 
   fit() {
-    const box = this.islandBox();
-    const size = Math.max(box.w, box.h, SIZE * 10);
-    this.view = { x: box.x + box.w / 2 - size / 2, y: box.y + box.h / 2 - size / 2, w: size, h: size };
-    this.applyView();
+    this.camera.frame(this.islandBox());
   }
 
-  applyView() {
-    if (!this.view) return;
-    const v = this.view;
-    this.svg.setAttribute("viewBox", `${v.x} ${v.y} ${v.w} ${v.h}`);
-  }
-
-  zoom(factor, cx = null, cy = null) {
-    const v = this.view;
-    const px = cx ?? v.x + v.w / 2;
-    const py = cy ?? v.y + v.h / 2;
-    const w = Math.min(Math.max(v.w * factor, SIZE * 4), SIZE * 120);
-    const f = w / v.w;
-    this.view = { x: px - (px - v.x) * f, y: py - (py - v.y) * f, w, h: v.h * f };
-    this.applyView();
+  zoom(factor, cx, cy) {
+    this.camera.zoom(factor, cx, cy);
   }
 
   pan(dx, dy) {
-    this.view = { ...this.view, x: this.view.x - dx, y: this.view.y - dy };
-    this.applyView();
+    this.camera.pan(dx, dy);
+  }
+
+  /** Pan so that `hexes` are in view, above `reserve` CSS pixels (a sheet over the board). */
+  reveal(hexes, reserve = 0) {
+    if (!hexes.length) return;
+    this.camera.reveal(this.boxOf(hexes), { reserve });
+  }
+
+  /** Turn the view by `step` sixths of a turn about what is in the middle of the screen. */
+  turn(step) {
+    const old = this.projection;
+    const [wx, wy] = old.unpoint(this.camera.cx, this.camera.cy, 0);
+    this.projection = new Projection(old.turn + step);
+    const [cx, cy] = this.projection.point(wx, wy, 0);
+    this.camera.cx = cx;
+    this.camera.cy = cy;
+    if (this.state) this.draw();
+    this.camera.apply();
+    this.callbacks.turned?.(this.projection.turn);
   }
 
   toSvg(clientX, clientY) {
     const matrix = this.svg.getScreenCTM();
     if (!matrix) return [0, 0];
-    const p = new DOMPoint(clientX, clientY).matrixTransform(matrix.inverse());
-    return [p.x, p.y];
+    const pt = new DOMPoint(clientX, clientY).matrixTransform(matrix.inverse());
+    return [pt.x, pt.y];
   }
 
-  /** The hex whose (raised) top face is under a point: higher stacks are tried first. */
+  /** The hex whose (raised) top face is under a point: nearer and higher hexes first. */
   hexUnder(x, y) {
+    let best = null;
     for (let level = this.maxLevel; level >= 1; level -= 1) {
-      const [q, r] = hexAt(x, y + level * LIFT, SIZE);
-      if (this.level(q, r) === level) return [q, r];
+      const [q, r] = this.projection.hexAt(x, y, level);
+      if (this.level(q, r) === level) {
+        const depth = this.projection.depth(q, r);
+        if (!best || depth > best.depth) best = { hex: [q, r], depth };
+      }
     }
-    return hexAt(x, y, SIZE);
+    return best ? best.hex : this.projection.hexAt(x, y, 0);
+  }
+
+  // ------------------------------------------------------------------ input
+
+  bindKeys() {
+    this.svg.addEventListener("keydown", (event) => {
+      const arrows = { ArrowLeft: [1, 0], ArrowRight: [-1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+      let handled = true;
+      if (event.key === "[") this.turn(-1);
+      else if (event.key === "]") this.turn(1);
+      else if (event.shiftKey && arrows[event.key]) {
+        const [dx, dy] = arrows[event.key];
+        this.camera.panPixels(-dx * PAN_STEP, -dy * PAN_STEP);
+      } else handled = false;
+      if (handled) {
+        event.preventDefault();
+        event.stopPropagation();
+      }
+      this.motion.skip();
+    });
   }
 
   bindPointer() {
@@ -449,6 +341,7 @@ export class Board {
     let drag = null;
     let pinch = null;
     svg.addEventListener("pointerdown", (event) => {
+      this.motion.skip();
       svg.setPointerCapture?.(event.pointerId);
       this.pointers.set(event.pointerId, [event.clientX, event.clientY]);
       if (this.pointers.size === 2) {
@@ -500,16 +393,5 @@ export class Board {
       const [x, y] = this.toSvg(event.clientX, event.clientY);
       this.zoom(event.deltaY > 0 ? 1.12 : 1 / 1.12, x, y);
     }, { passive: false });
-  }
-}
-
-function hutSpots(n) {
-  switch (n) {
-    case 1: return [[0, 0]];
-    case 2: return [[-0.27, 0], [0.27, 0]];
-    case 3: return [[-0.3, 0.12], [0.3, 0.12], [0, -0.2]];
-    case 4: return [[-0.25, -0.15], [0.25, -0.15], [-0.25, 0.25], [0.25, 0.25]];
-    case 5: return [[-0.3, -0.15], [0.3, -0.15], [0, 0], [-0.3, 0.25], [0.3, 0.25]];
-    default: return [[-0.3, -0.2], [0, -0.2], [0.3, -0.2], [-0.3, 0.2], [0, 0.2], [0.3, 0.2]];
   }
 }

@@ -7,6 +7,7 @@ import { ApiError, GameSocket, api, playerName, tokens } from "./api.js";
 import { Board } from "./board.js";
 import { h, clear, toast } from "./dom.js";
 import { playerCard, showResult } from "./panels.js";
+import { lastTurns, movesInWords } from "./movewords.js";
 import {
   TERRAIN_NAMES, canonicalDouble, doubleFootprint, key, moveHexes, neighbour, parseKey,
   parseMove, tileFootprint, tileTerrains,
@@ -58,6 +59,8 @@ export class GamePage {
       button("−", "Zoom out (-)", () => this.board.zoom(1.25)),
       button("+", "Zoom in (+)", () => this.board.zoom(0.8)),
       button("Fit", "Show the whole island (0)", () => this.board.fit()),
+      button("↶", "Turn the view left ([)", () => this.board.turn(-1), { class: "turn-view" }),
+      button("↷", "Turn the view right (])", () => this.board.turn(1), { class: "turn-view" }),
       h("span", { class: "tile-tools" }, this.tools.rotateLeft, this.tools.rotateRight, this.tools.place, this.tools.cancel),
     );
     this.tooltip = h("div", { class: "tooltip", role: "status", "aria-live": "polite" });
@@ -160,11 +163,11 @@ export class GamePage {
     } else {
       this.mode = null;
     }
-    if (!this.replay) this.board.setState(state);
+    if (!this.replay) this.board.setState(state, { animate: !!moveMessage });
     this.render();
     if (moveMessage) {
-      const who = state.players[moveMessage.seat]?.name ?? `seat ${moveMessage.seat}`;
-      this.announce(`${who}: ${moveMessage.move}`);
+      const said = movesInWords(state).at(-1);
+      this.announce(said && said.move === moveMessage.move ? said.words : moveMessage.move);
     }
   }
 
@@ -373,6 +376,7 @@ export class GamePage {
     const current = this.replay ? this.replay.ply : null;
     let turn = null;
     let previous = null;
+    const said = movesInWords(s);
     s.moves.forEach((text, ply) => {
       const seat = s.movers?.[ply];
       const kind = text.split(" ")[0];
@@ -382,16 +386,16 @@ export class GamePage {
         turn = { seat, items: [] };
         entries.push(turn);
       }
-      turn.items.push([ply, text]);
+      turn.items.push([ply, text, said[ply].words]);
       previous = kind;
     });
     const rows = entries.map((t) => h("li", {},
       h("span", { class: "who" }, `${s.players[t.seat]?.name ?? "?"}: `),
-      ...t.items.map(([ply, text]) => h("button", {
+      ...t.items.map(([ply, text, words]) => h("button", {
         type: "button", class: `log-move${current === ply + 1 ? " current" : ""}`,
-        title: `Show the position after move ${ply + 1}`,
+        title: `${text} (move ${ply + 1}: show the position after it)`, "data-move": text,
         onclick: () => this.showReplay(ply + 1),
-      }, text))));
+      }, words, h("code", { class: "notation" }, text)))));
     clear(this.log, ...rows);
     if (!this.replay) this.log.scrollTop = this.log.scrollHeight;
   }
@@ -413,22 +417,10 @@ export class GamePage {
     return `double ${this.mode.code} ${cq},${cr} ${ck}`;
   }
 
-  lastTurnHexes(s) {
-    const out = [];
-    const n = s.moves.length;
-    if (!n) return out;
-    const lastSeat = s.movers?.[n - 1];
-    for (let i = n - 1; i >= 0 && s.movers?.[i] === lastSeat; i -= 1) {
-      out.push(...moveHexes(s.moves[i]));
-      if (/^(tile|double) /.test(s.moves[i])) break;
-    }
-    return out;
-  }
-
   drawOverlays() {
     const s = this.replay ? this.replay.state : this.state;
     if (!s) return;
-    const marks = { lastTurn: this.lastTurnHexes(s) };
+    const marks = { turns: lastTurns(s) };
     if (this.myTurn() && this.mode) {
       const code = this.mode.kind === "tile" ? "tile" : this.mode.code;
       marks.spots = this.tileSpots.get(`${code}|${this.orientation}`) || [];
@@ -444,7 +436,7 @@ export class GamePage {
       const hexes = double ? doubleFootprint(q, r, this.orientation) : tileFootprint(q, r, this.orientation);
       const terrains = tileTerrains(this.mode.code, double);
       const move = this.ghostMove();
-      this.board.setGhost({ hexes: hexes.map(([a, b], i) => [a, b, terrains[i]]), legal: this.legal.has(move) });
+      this.buried = this.board.setGhost({ hexes: hexes.map(([a, b], i) => [a, b, terrains[i]]), legal: this.legal.has(move) });
     } else if (this.menu && this.menu.selected) {
       this.board.setPreview(this.previewOf(this.menu.selected));
     } else {
@@ -589,7 +581,9 @@ export class GamePage {
     const move = this.ghostMove();
     if (!move) return;
     if (this.legal.has(move)) {
-      this.tooltip.textContent = `${move}: legal${this.locked ? " – click again, press Enter or “Place tile”" : ""}`;
+      const buried = (this.buried || []).map((b) => `${b.huts} hut${b.huts === 1 ? "" : "s"} of ${this.state.players[b.player]?.name}`);
+      const loss = buried.length ? ` – destroys ${buried.join(" and ")}` : "";
+      this.tooltip.textContent = `${move}: legal${loss}${this.locked ? " – click again, press Enter or “Place tile”" : ""}`;
       this.tooltip.className = "tooltip ok";
       return;
     }
@@ -638,8 +632,18 @@ export class GamePage {
     }
     this.menu = { hex, moves, selected: moves.length === 1 ? moves[0] : null, opened: byTouch ? performance.now() : -Infinity };
     this.render();
+    this.revealMenu();
     this.menuBox.querySelector("button")?.focus();
     if (byTouch) setTimeout(() => this.renderMenu(), 360);
+  }
+
+  /** Pan so that the chosen hex and every hex its builds touch stay clear of the build sheet. */
+  revealMenu() {
+    if (!this.menu) return;
+    const hexes = [this.menu.hex, ...this.menu.moves.flatMap((m) => this.previewOf(m).map((p) => p.hex))];
+    const sheet = this.menuBox.getBoundingClientRect();
+    const board = this.board.svg.getBoundingClientRect();
+    this.board.reveal(hexes, Math.max(0, board.bottom - sheet.top));
   }
 
   closeMenu() {
@@ -773,9 +777,10 @@ export class GamePage {
       }
       if (ply !== total) this.replayCache.set(ply, snapshot);
     }
+    const forward = this.replay ? ply === this.replay.ply + 1 : false;
     this.replay = { ply, state: snapshot };
     this.menu = null;
-    this.board.setState(snapshot);
+    this.board.setState(snapshot, { animate: forward });
     this.render();
   }
 

@@ -3,6 +3,7 @@
 // as text (textContent or text nodes), never as markup.
 
 import { h, clear } from "./dom.js";
+import { pieceIcon } from "./pieces.js";
 
 // The kinds of piece in the order that ranks players (temples first), with their labels.
 const PIECES = [["temples", "Temples"], ["towers", "Towers"], ["huts", "Huts"], ["ships", "Ships"]];
@@ -14,7 +15,8 @@ export function piecesInWords(player, options) {
     .map(([name, label]) => `${label}: ${player.placed[name]} placed, ${player.supply[name]} left`);
 }
 
-/** One card a seat: colour swatch, name with tags, then the pieces placed and left. */
+/** One card a seat: colour swatch, name with tags, then the pieces placed and left, each kind
+ * with its icon in the seat's colour. */
 export function playerCard(s, p, { colour, yours }) {
   const tags = [];
   if (yours) tags.push(h("span", { class: "tag you" }, "you"));
@@ -22,7 +24,11 @@ export function playerCard(s, p, { colour, yours }) {
   if (p.eliminated) tags.push(h("span", { class: "tag out" }, "eliminated"));
   if (!p.taken) tags.push(h("span", { class: "tag" }, "free seat"));
   const toMove = !s.result && s.status === "live" && s.to_move === p.seat;
-  const pieces = piecesInWords(p, s.options).map((text) => h("li", { class: "piece-count" }, text));
+  if (toMove) tags.unshift(h("span", { class: "tag turn" }, "to move"));
+  const ships = (s.options.expansions || []).includes("ships");
+  const kinds = PIECES.filter(([name]) => name !== "ships" || ships).map(([name]) => name);
+  const pieces = piecesInWords(p, s.options).map((text, index) => h("li", { class: "piece-count", "data-kind": kinds[index] },
+    pieceIcon(kinds[index], p.seat, () => colour), text));
   return h("div", { class: `player${toMove ? " to-move" : ""}`, "data-seat": p.seat },
     h("span", { class: "swatch", "data-colour": colour }),
     h("div", { class: "player-body" },
