@@ -96,7 +96,7 @@ class StalledAi:
     def __init__(self) -> None:
         self.asked = asyncio.Event()
 
-    async def choose(self, record: dict[str, Any], spec: str, seed: int) -> str:
+    async def choose(self, record: dict[str, Any], spec: str, seed: int, **_turn: Any) -> str:
         self.asked.set()
         await asyncio.Event().wait()
         raise AssertionError("unreachable")

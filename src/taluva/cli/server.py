@@ -5,14 +5,19 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import socket
 from pathlib import Path
 from typing import Any
 
 from taluva.ai.levels import LEVELS
 from taluva.cli.errors import InputError, UsageError, needs_extra
-from taluva.server.config import Limits, Settings, default_database_url
+from taluva.server.config import (
+    DEFAULT_AI_ONLY_QUOTA,
+    Limits,
+    Settings,
+    default_ai_workers,
+    default_database_url,
+)
 from taluva.server.limits import parse_networks
 
 DEFAULT_LIMITS = Limits()
@@ -24,6 +29,7 @@ examples:
   taluva serve --database postgresql+psycopg://taluva:secret@localhost/taluva
   taluva serve --host 0.0.0.0                   let other machines of the club connect
   taluva serve --forwarded-allow-ips 127.0.0.1  behind a reverse proxy on this machine
+  taluva serve --ai-workers 4 --ai-only-games   4 AI processes; guests may pit AIs together
 
 The database's schema is created or upgraded at start; unfinished games resume where
 they stopped. The API is described at /docs and in docs/server-api.md.
@@ -61,9 +67,25 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--ai-workers",
         type=int,
-        default=max(1, (os.cpu_count() or 2) - 1),
+        default=default_ai_workers(),
         metavar="N",
-        help="processes that play AI seats and compute hints (0: threads; default: cores - 1)",
+        help="processes that play AI seats and compute hints, taken in turn by the games "
+        "waiting for one, people's games first; games with only AI seats get all but one "
+        f"(0: threads; default: one per core, {default_ai_workers()} here)",
+    )
+    parser.add_argument(
+        "--ai-only-games",
+        action="store_true",
+        help="let guests (not signed in) create games with only AI seats (default: only "
+        "signed-in players, up to --ai-only-quota each)",
+    )
+    parser.add_argument(
+        "--ai-only-quota",
+        type=int,
+        default=DEFAULT_AI_ONLY_QUOTA,
+        metavar="N",
+        help="unfinished games with only AI seats one signed-in account may have at once "
+        f"(0: none; default {DEFAULT_AI_ONLY_QUOTA})",
     )
     parser.add_argument(
         "--hint-level",
@@ -127,6 +149,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError(f"--port {args.port} is not a port number (1-65535)")
     if args.ai_workers < 0:
         raise UsageError("--ai-workers must be 0 or more")
+    if args.ai_only_quota < 0:
+        raise UsageError("--ai-only-quota must be 0 or more")
     if args.ws_rate <= 0 or args.http_rate <= 0 or args.games_per_minute <= 0:
         raise UsageError("rates must be positive")
     if args.ws_per_address < 1:
@@ -160,6 +184,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     settings = Settings(
         database=database,
         ai_workers=args.ai_workers,
+        ai_only_games=args.ai_only_games,
+        ai_only_quota=args.ai_only_quota,
         hint_level=args.hint_level,
         limits=limits,
         forwarded_allow_ips=proxies,

@@ -13,6 +13,20 @@ def default_database_url() -> str:
     return f"sqlite:///{Path(base) / 'taluva' / 'games.sqlite3'}"
 
 
+DEFAULT_AI_ONLY_QUOTA = 2
+"""Unfinished games with only AI seats one signed-in account may have at once, by default."""
+
+
+def default_ai_workers() -> int:
+    """One AI worker per core this process may use: AI-only games take all but one of them
+    (``taluva.server.scheduling``), so people's games always find one free."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, cores)
+
+
 @dataclass(frozen=True, slots=True)
 class Limits:
     """What one client may send: sizes in bytes, rates in messages per second with a burst."""
@@ -40,8 +54,12 @@ class Settings:
     """Everything ``create_app`` needs; the defaults are those of ``taluva serve``."""
 
     database: str = field(default_factory=default_database_url)
-    ai_workers: int = 1
+    ai_workers: int = field(default_factory=default_ai_workers)
     """Processes that play AI seats and compute hints; 0 plays them in threads instead."""
+    ai_only_games: bool = False
+    """Whether guests (not signed in) may create games whose every seat is an AI."""
+    ai_only_quota: int = DEFAULT_AI_ONLY_QUOTA
+    """Unfinished games with only AI seats one signed-in account may have at once."""
     hint_level: int = 3
     limits: Limits = field(default_factory=Limits)
     finished_cache: int = 64

@@ -27,6 +27,7 @@ from taluva.engine.record import RECORD_FORMAT
 from taluva.server.config import Settings
 from taluva.server.errors import ApiError, not_found
 from taluva.server.names import clean_name
+from taluva.server.scheduling import Audience, SchedulerClosed, check_ai_only_game
 from taluva.server.store import (
     FINISHED,
     LIVE,
@@ -140,6 +141,8 @@ class GameService:
         self.ai = AiRunner(settings.ai_workers)
         self.rooms: dict[str, Room] = {}
         self.finished: OrderedDict[str, Room] = OrderedDict()
+        self.ai_only_owners: dict[str, tuple[int, StoredGame]] = {}
+        """The AI-only games created by signed-in accounts since the server started."""
         self._db_pool = ThreadPoolExecutor(
             max_workers=1 if self.store.url.startswith("sqlite") else 4,
             thread_name_prefix="taluva-db",
@@ -252,9 +255,12 @@ class GameService:
                 break
             del self.finished[oldest]
 
-    async def create_game(self, request: dict[str, Any]) -> tuple[Room, list[dict[str, Any]]]:
-        """Create a game from a lobby request; return its room and the tokens of the seats
-        the creator took (the only time a token is ever sent)."""
+    async def create_game(
+        self, request: dict[str, Any], account_id: int | None = None
+    ) -> tuple[Room, list[dict[str, Any]]]:
+        """Create a game from a lobby request of account ``account_id`` (None: a guest);
+        return its room and the tokens of the seats the creator took (the only time a token
+        is ever sent)."""
         limits = self.settings.limits
         seats_in = request.get("seats")
         if not isinstance(seats_in, list) or not 2 <= len(seats_in) <= 5:
@@ -322,7 +328,12 @@ class GameService:
             updated_at=stamp,
             seats=seats,
         )
-        await self.db(self.store.create_game, meta)
+        self._admit_ai_only(meta, account_id)
+        try:
+            await self.db(self.store.create_game, meta)
+        except BaseException:
+            self.ai_only_owners.pop(meta.id, None)
+            raise
         room = Room(meta, game)
         self._keep(room)
         self.schedule_ai(room)
@@ -421,6 +432,27 @@ class GameService:
         seat = room.meta.seats[room.game.to_move]
         return seat if seat.kind == "ai" else None
 
+    def audience(self, room: Room) -> Audience:
+        """Who waits for this game's AI work: people, unless every seat is an AI."""
+        if all(seat.kind == "ai" for seat in room.meta.seats):
+            return Audience.AI_ONLY
+        return Audience.PEOPLE
+
+    def _admit_ai_only(self, meta: StoredGame, account_id: int | None) -> None:
+        """Refuse a game with only AI seats that its creator may not have (see
+        ``check_ai_only_game``); count it against the account's quota if admitted."""
+        for game_id, (_owner, game) in list(self.ai_only_owners.items()):
+            if game.status not in (OPEN, LIVE):
+                del self.ai_only_owners[game_id]
+        live = sum(1 for owner, _game in self.ai_only_owners.values() if owner == account_id)
+        kinds = [seat.kind for seat in meta.seats]
+        settings = self.settings
+        check_ai_only_game(
+            kinds, account_id is not None, settings.ai_only_games, settings.ai_only_quota, live
+        )
+        if account_id is not None and all(kind == "ai" for kind in kinds):
+            self.ai_only_owners[meta.id] = (account_id, meta)
+
     def schedule_ai(self, room: Room) -> None:
         """Start the AI turns of a room if an AI seat is to move (once at a time)."""
         if self._closing or self._ai_to_move(room) is None:
@@ -434,9 +466,17 @@ class GameService:
             ply = room.game.ply
             seed = move_seed(room.id, ply)
             try:
-                text = await self.ai.choose(room.record(), seat.ai or "level:1", seed)
+                text = await self.ai.choose(
+                    room.record(),
+                    seat.ai or "level:1",
+                    seed,
+                    game=room.id,
+                    audience=self.audience(room),
+                )
             except asyncio.CancelledError:
                 raise
+            except SchedulerClosed:
+                return  # the server is stopping; the turn is played after a restart
             except Exception:
                 log.exception(
                     "AI seat %d of game %s failed: a random move instead", seat.seat, room.id
@@ -476,7 +516,9 @@ class GameService:
         if game.to_move not in seats:
             raise ApiError(403, "not-your-turn", "hints are for the player to move")
         try:
-            move, value = await self.ai.hint(room.record(), self.settings.hint_level)
+            move, value = await self.ai.hint(
+                room.record(), self.settings.hint_level, game=room.id, audience=Audience.PEOPLE
+            )
         except ImportError:
             raise ApiError(503, "unavailable", "the AI is not installed on this server") from None
         return {"type": "hint", "ply": game.ply, "move": move, "value": round(value, 3)}

@@ -2,7 +2,9 @@
 
 A worker receives the game's full record, rebuilds the position itself and answers with
 move text, so nothing it does can touch the server's own game objects. The AI layer is
-``taluva.ai``: ``make_agent(spec, seed).choose(game)`` and ``hint(game, level)``.
+``taluva.ai``: ``make_agent(spec, seed).choose(game)`` and ``hint(game, level)``. Jobs reach
+the workers through a ``FairScheduler`` (``taluva.server.scheduling``), never more at once
+than there are workers, so the pool's own first-come-first-served queue is never used.
 
 No worker outlives the server, however the server ends: on Linux each worker asks the
 kernel for SIGKILL when its parent dies (``PR_SET_PDEATHSIG``), elsewhere a thread watches
@@ -29,12 +31,15 @@ from typing import Any
 
 from taluva.ai import hint, make_agent
 from taluva.engine.game import Game
+from taluva.server.scheduling import Audience, FairScheduler
 
 log = logging.getLogger("taluva.server")
 
 
 PR_SET_PDEATHSIG = 1
 PARENT_CHECK_SECONDS = 0.5
+THREAD_WORKERS = 2
+"""Threads that play AI seats when the server runs without worker processes."""
 
 
 def _exit_when_orphaned(parent: int) -> None:
@@ -94,16 +99,18 @@ def hint_move(record: dict[str, Any], level: int) -> tuple[str, float]:
 
 
 class AiRunner:
-    """Runs agents in ``workers`` processes (threads when 0) without blocking the server."""
+    """Runs agents in ``workers`` processes (threads when 0) without blocking the server,
+    each game's jobs in turn (``FairScheduler``)."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, ai_only_workers: int | None = None) -> None:
         self.workers = workers
         self._closed = False
         self._executor: Executor = self._new_executor()
+        self.scheduler = FairScheduler(workers if workers > 0 else THREAD_WORKERS, ai_only_workers)
 
     def _new_executor(self) -> Executor:
         if self.workers <= 0:
-            return ThreadPoolExecutor(max_workers=2, thread_name_prefix="taluva-ai")
+            return ThreadPoolExecutor(max_workers=THREAD_WORKERS, thread_name_prefix="taluva-ai")
         return ProcessPoolExecutor(
             max_workers=self.workers,
             mp_context=multiprocessing.get_context("spawn"),
@@ -113,28 +120,41 @@ class AiRunner:
 
     async def _run(self, function: Any, *args: Any) -> Any:
         loop = asyncio.get_running_loop()
+        executor = self._executor
         try:
-            return await loop.run_in_executor(self._executor, function, *args)
+            return await loop.run_in_executor(executor, function, *args)
         except BrokenProcessPool:
             if self._closed:
                 raise
-            log.error("an AI worker process died; starting new ones")
-            self._executor = self._new_executor()
+            if self._executor is executor:  # the first of its jobs to see it broken
+                log.error("an AI worker process died; starting new ones")
+                executor.shutdown(wait=False, cancel_futures=True)
+                self._executor = self._new_executor()
             return await loop.run_in_executor(self._executor, function, *args)
 
-    async def choose(self, record: dict[str, Any], spec: str, seed: int) -> str:
-        """The move text the agent ``spec`` plays in the position of ``record``."""
-        result: str = await self._run(choose_move, record, spec, seed)
+    async def choose(
+        self, record: dict[str, Any], spec: str, seed: int, *, game: str, audience: Audience
+    ) -> str:
+        """The move text the agent ``spec`` plays in the position of ``record``, computed
+        when the scheduler gives ``game`` its turn."""
+        result: str = await self.scheduler.run(
+            game, audience, lambda: self._run(choose_move, record, spec, seed)
+        )
         return result
 
-    async def hint(self, record: dict[str, Any], level: int) -> tuple[str, float]:
+    async def hint(
+        self, record: dict[str, Any], level: int, *, game: str, audience: Audience
+    ) -> tuple[str, float]:
         """A suggested move for the side to move, with its evaluation."""
-        result: tuple[str, float] = await self._run(hint_move, record, level)
+        result: tuple[str, float] = await self.scheduler.run(
+            game, audience, lambda: self._run(hint_move, record, level)
+        )
         return result
 
     def close(self) -> None:
         """Stop the workers now: queued jobs are cancelled, running ones abandoned."""
         self._closed = True
+        self.scheduler.close()
         executor = self._executor
         # A worker busy with a long search would hold up the server's exit until done, so
         # the workers are stopped (Python 3.14 has executor.terminate_workers(); before it,

@@ -1,0 +1,350 @@
+"""Fair AI scheduling: each game's AI jobs one at a time, round-robin across games, people's
+games before AI-only ones (which leave a worker free), and who may create AI-only games."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from test_server_support import free_port, sqlite_url, start_server
+
+from taluva.cli import main
+from taluva.engine.game import Game
+from taluva.server import Settings, create_app
+from taluva.server.errors import ApiError
+from taluva.server.rooms import GameService
+from taluva.server.scheduling import Audience, FairScheduler, SchedulerClosed
+from taluva.server.store import FINISHED
+from taluva.server.workers import fallback_move
+
+PEOPLE, AI_ONLY = Audience.PEOPLE, Audience.AI_ONLY
+AI_SEATS = [{"kind": "ai", "level": 1}, {"kind": "ai", "level": 1}]
+HUMAN_AND_AI = [{"kind": "human", "take": True}, {"kind": "ai", "level": 1}]
+
+
+class Jobs:
+    """Stub jobs that note when they start and end only when the test releases them."""
+
+    def __init__(self) -> None:
+        self.started: list[str] = []
+        self.releases: dict[str, asyncio.Event] = {}
+
+    def job(self, name: str) -> Callable[[], Awaitable[str]]:
+        release = self.releases[name] = asyncio.Event()
+
+        async def work() -> str:
+            self.started.append(name)
+            await release.wait()
+            return name
+
+        return work
+
+    async def release(self, name: str) -> None:
+        """Let the job ``name`` end, then let the scheduler hand out the freed worker."""
+        self.releases[name].set()
+        for _ in range(5):
+            await asyncio.sleep(0)
+
+
+async def settle() -> None:
+    """Let every task that can run, run."""
+    for _ in range(5):
+        await asyncio.sleep(0)
+
+
+def queue(
+    scheduler: FairScheduler, jobs: Jobs, game: str, audience: Audience, name: str
+) -> asyncio.Task[str]:
+    return asyncio.ensure_future(scheduler.run(game, audience, jobs.job(name)))
+
+
+def test_free_workers_go_round_robin_across_games_one_job_per_game_at_a_time() -> None:
+    async def scenario() -> list[str]:
+        scheduler, jobs = FairScheduler(workers=1), Jobs()
+        names = ["a1", "a2", "a3", "b1", "b2", "b3", "c1"]
+        tasks = [queue(scheduler, jobs, name[0], PEOPLE, name) for name in names]
+        await settle()
+        for _ in names:
+            await jobs.release(jobs.started[-1])
+        assert [task.result() for task in tasks] == names
+        return jobs.started
+
+    assert asyncio.run(scenario()) == ["a1", "b1", "c1", "a2", "b2", "a3", "b3"]
+
+
+def test_a_game_never_runs_two_jobs_at_once_even_with_workers_free() -> None:
+    async def scenario() -> None:
+        scheduler, jobs = FairScheduler(workers=3), Jobs()
+        for name in ("x1", "x2", "x3"):
+            queue(scheduler, jobs, "x", PEOPLE, name)
+        queue(scheduler, jobs, "y", PEOPLE, "y1")
+        await settle()
+        assert (jobs.started, scheduler.running(), scheduler.waiting()) == (["x1", "y1"], 2, 2)
+        await jobs.release("x1")
+        assert jobs.started == ["x1", "y1", "x2"]
+
+    asyncio.run(scenario())
+
+
+def test_people_games_are_served_before_ai_only_games_that_waited_longer() -> None:
+    async def scenario() -> list[str]:
+        scheduler, jobs = FairScheduler(workers=1), Jobs()
+        queue(scheduler, jobs, "bots1", AI_ONLY, "bots1-a")
+        queue(scheduler, jobs, "bots1", AI_ONLY, "bots1-b")
+        queue(scheduler, jobs, "bots2", AI_ONLY, "bots2-a")
+        queue(scheduler, jobs, "duel", PEOPLE, "duel-a")
+        queue(scheduler, jobs, "hinted", PEOPLE, "hint")
+        await settle()
+        for _ in range(5):
+            await jobs.release(jobs.started[-1])
+        return jobs.started
+
+    assert asyncio.run(scenario()) == ["bots1-a", "duel-a", "hint", "bots2-a", "bots1-b"]
+
+
+def test_ai_only_games_leave_one_worker_for_people() -> None:
+    async def scenario() -> None:
+        scheduler, jobs = FairScheduler(workers=3), Jobs()
+        for number in range(6):
+            queue(scheduler, jobs, f"bots{number}", AI_ONLY, f"bots{number}")
+        await settle()
+        assert (scheduler.running(AI_ONLY), scheduler.waiting()) == (2, 4)
+        queue(scheduler, jobs, "duel", PEOPLE, "duel")
+        await settle()
+        assert jobs.started == ["bots0", "bots1", "duel"]
+        await jobs.release("duel")
+        assert (scheduler.running(), scheduler.running(AI_ONLY)) == (2, 2)
+
+    asyncio.run(scenario())
+
+
+def test_people_may_take_every_worker() -> None:
+    async def scenario() -> None:
+        scheduler, jobs = FairScheduler(workers=2), Jobs()
+        queue(scheduler, jobs, "duel1", PEOPLE, "duel1")
+        queue(scheduler, jobs, "duel2", PEOPLE, "duel2")
+        queue(scheduler, jobs, "bots", AI_ONLY, "bots")
+        await settle()
+        assert (jobs.started, scheduler.waiting()) == (["duel1", "duel2"], 1)
+        await jobs.release("duel2")
+        assert jobs.started[-1] == "bots"
+
+    asyncio.run(scenario())
+
+
+def test_a_withdrawn_job_never_runs_and_its_game_loses_its_turn() -> None:
+    async def scenario() -> None:
+        scheduler, jobs = FairScheduler(workers=1), Jobs()
+        queue(scheduler, jobs, "a", PEOPLE, "a1")
+        withdrawn = queue(scheduler, jobs, "b", PEOPLE, "b1")
+        queue(scheduler, jobs, "c", PEOPLE, "c1")
+        await settle()
+        withdrawn.cancel()
+        await settle()
+        await jobs.release("a1")
+        assert (jobs.started, scheduler.waiting()) == (["a1", "c1"], 0)
+        assert withdrawn.cancelled()
+
+    asyncio.run(scenario())
+
+
+def test_a_job_keeps_its_worker_until_its_work_ends_though_nobody_waits() -> None:
+    async def scenario() -> None:
+        scheduler, jobs = FairScheduler(workers=1), Jobs()
+        abandoned = queue(scheduler, jobs, "a", PEOPLE, "a1")
+        queue(scheduler, jobs, "b", PEOPLE, "b1")
+        await settle()
+        abandoned.cancel()
+        await settle()
+        assert (jobs.started, scheduler.running()) == (["a1"], 1)
+        await jobs.release("a1")
+        assert jobs.started == ["a1", "b1"]
+
+    asyncio.run(scenario())
+
+
+def test_stopping_refuses_new_jobs_and_drops_the_waiting_ones() -> None:
+    async def scenario() -> None:
+        scheduler, jobs = FairScheduler(workers=1), Jobs()
+        queue(scheduler, jobs, "a", PEOPLE, "a1")
+        waiting = queue(scheduler, jobs, "b", PEOPLE, "b1")
+        await settle()
+        scheduler.close()
+        await settle()
+        assert isinstance(waiting.exception(), SchedulerClosed)
+        with pytest.raises(SchedulerClosed):
+            await scheduler.run("c", PEOPLE, jobs.job("c1"))
+        assert jobs.started == ["a1"]
+
+    asyncio.run(scenario())
+
+
+# ---------------------------------------------------------------- who may create AI-only games
+
+
+def app_client(tmp_path: Path, **settings: Any) -> TestClient:
+    return TestClient(create_app(Settings(database=sqlite_url(tmp_path), ai_workers=0, **settings)))
+
+
+def test_guests_may_not_create_ai_only_games_by_default(tmp_path: Path) -> None:
+    with app_client(tmp_path) as client:
+        refused = client.post("/api/games", json={"seats": AI_SEATS})
+        assert refused.status_code == 403
+        assert refused.json() == {
+            "error": {
+                "code": "ai-only-off",
+                "message": "games with only AI seats are for signed-in players on this server: "
+                "sign in, or make one seat human",
+            }
+        }
+        assert client.get("/api/games", params={"status": "live"}).json() == {"games": []}
+        assert client.post("/api/games", json={"seats": HUMAN_AND_AI}).status_code == 201
+
+
+def test_the_ai_only_games_option_lets_guests_create_them(tmp_path: Path) -> None:
+    with app_client(tmp_path, ai_only_games=True) as client:
+        created = client.post("/api/games", json={"seats": AI_SEATS})
+        assert created.status_code == 201
+        assert created.json()["game"]["status"] == "live"
+
+
+def test_a_seat_error_is_reported_before_the_ai_only_refusal(tmp_path: Path) -> None:
+    with app_client(tmp_path) as client:
+        refused = client.post("/api/games", json={"seats": [{"kind": "ai", "level": 9}] * 2})
+        assert (refused.status_code, refused.json()["error"]["code"]) == (422, "bad-request")
+
+
+class RandomMoves:
+    """An AI runner that plays a random legal move at once, to finish AI games quickly."""
+
+    async def choose(self, record: dict[str, Any], spec: str, seed: int, **_turn: Any) -> str:
+        return fallback_move(Game.from_record(record), seed)
+
+    def close(self) -> None:
+        """Nothing to stop."""
+
+
+def test_an_account_has_a_quota_of_unfinished_ai_only_games(tmp_path: Path) -> None:
+    async def scenario() -> list[str]:
+        settings = Settings(database=sqlite_url(tmp_path), ai_workers=0, ai_only_quota=2)
+        service = GameService(settings)
+        service.ai = RandomMoves()  # type: ignore[assignment]
+        await service.start()
+        try:
+            first, _ = await service.create_game({"seats": AI_SEATS}, account_id=7)
+            await service.create_game({"seats": AI_SEATS}, account_id=7)
+            await service.create_game({"seats": [{"kind": "human"}, *AI_SEATS]}, account_id=7)
+            await service.create_game({"seats": AI_SEATS}, account_id=8)
+            outcomes = []
+            try:
+                await service.create_game({"seats": AI_SEATS}, account_id=7)
+            except ApiError as error:
+                outcomes.append(f"{error.status} {error.code}: {error.message}")
+            assert first.ai_task is not None
+            await first.ai_task
+            assert first.meta.status == FINISHED
+            third, _ = await service.create_game({"seats": AI_SEATS}, account_id=7)
+            outcomes.append(third.meta.status)
+            return outcomes
+        finally:
+            await service.stop()
+
+    assert asyncio.run(scenario()) == [
+        "409 ai-only-quota: you have 2 unfinished games with only AI seats, as many as this "
+        "server allows one account (2): wait for one to end, or make one seat human",
+        "live",
+    ]
+
+
+def test_a_quota_of_zero_turns_ai_only_games_off_for_accounts_too(tmp_path: Path) -> None:
+    async def scenario() -> str:
+        settings = Settings(database=sqlite_url(tmp_path), ai_workers=0, ai_only_quota=0)
+        service = GameService(settings)
+        await service.start()
+        try:
+            await service.create_game({"seats": AI_SEATS}, account_id=7)
+        except ApiError as error:
+            return f"{error.status} {error.code}: {error.message}"
+        finally:
+            await service.stop()
+        return "created"
+
+    assert asyncio.run(scenario()) == (
+        "403 ai-only-off: games with only AI seats are turned off on this server: "
+        "make one seat human"
+    )
+
+
+def test_serve_refuses_a_negative_quota(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--ai-only-quota", "-1"]) == 2
+    assert capsys.readouterr().err == "taluva: error: --ai-only-quota must be 0 or more\n"
+
+
+def test_serve_help_explains_the_ai_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--help"]) == 0
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "people's games first; games with only AI seats get all but one" in shown
+    assert "--ai-only-games let guests (not signed in) create games with only AI seats" in shown
+    assert "--ai-only-quota N unfinished games with only AI seats one signed-in account" in shown
+
+
+# ---------------------------------------------------------------- a real server under AI load
+
+
+def ai_reply_seconds(http: httpx.Client, game_id: str, token: str) -> float:
+    """Play the first legal move of a human seat and wait until the AI seat has answered
+    (tile and build); return how long that took."""
+    state = http.get(f"/api/games/{game_id}").json()["state"]
+    ply = state["ply"]
+    for _ in range(2):  # the human's tile and build
+        move = state["legal"][0]
+        answer = http.post(
+            f"/api/games/{game_id}/moves",
+            json={"state": state["ply"], "move": move},
+            headers={"authorization": f"Bearer {token}"},
+        )
+        assert answer.status_code == 200, answer.text
+        state = answer.json()["state"]
+    sent = time.monotonic()
+    while state["ply"] < ply + 4 and state["result"] is None:
+        assert time.monotonic() - sent < 60, "the AI seat did not answer"
+        time.sleep(0.02)
+        state = http.get(f"/api/games/{game_id}").json()["state"]
+    return time.monotonic() - sent
+
+
+def test_a_people_game_is_answered_while_strong_ai_only_games_hold_the_workers(
+    tmp_path: Path,
+) -> None:
+    port = free_port()
+    server = start_server(
+        sqlite_url(tmp_path),
+        port,
+        "--ai-workers",
+        "2",
+        "--ai-only-games",
+        "--games-per-minute",
+        "60",
+    )
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
+            duel = http.post("/api/games", json={"seats": HUMAN_AND_AI}).json()
+            game_id, token = duel["game"]["id"], duel["tokens"][0]["token"]
+            ai_reply_seconds(http, game_id, token)  # both worker processes are up now
+            strongest = [{"kind": "ai", "level": 5}] * 2
+            for _ in range(6):
+                assert http.post("/api/games", json={"seats": strongest}).status_code == 201
+            time.sleep(1.0)  # every worker that AI-only games may hold is in a search
+            replies = [ai_reply_seconds(http, game_id, token) for _ in range(2)]
+        # A level-5 move takes seconds, and six games always have one waiting: served in
+        # the order asked, the duel's reply would wait behind several of them.
+        assert max(replies) < 3.0, replies
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
