@@ -24,6 +24,8 @@ import taluva
 from taluva.ai.levels import LEVELS
 from taluva.engine.options import EXPANSIONS, HOUSE_RULES, TILES_PER_PLAYER_CHOICES
 from taluva.render import style
+from taluva.server.account_routes import install as install_account_routes
+from taluva.server.accounts import account_of, named_for
 from taluva.server.config import Settings
 from taluva.server.errors import ApiError
 from taluva.server.guard import GuardMiddleware
@@ -177,7 +179,11 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
                 "try again later",
                 retry_after=new_games.retry_after(address),
             )
-        room, tokens = await service.create_game(body.model_dump())
+        account = await account_of(request)
+        room, tokens = await service.create_game(
+            named_for(body.model_dump(), account),
+            account_id=None if account is None else account.id,
+        )
         return {"game": summary_view(room.meta), "tokens": tokens}
 
     @app.get("/api/games/{game_id}", summary="A game's lobby entry and current state")
@@ -189,8 +195,8 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
         dependencies=limited,
         summary="Take a free seat; the response holds its token",
     )
-    async def join(game_id: str, seat: int, body: JoinRequest) -> dict[str, Any]:
-        return await service.join(game_id, seat, body.name)
+    async def join(game_id: str, seat: int, body: JoinRequest, request: Request) -> dict[str, Any]:
+        return await service.join(game_id, seat, body.name, await account_of(request))
 
     @app.post(
         "/api/games/{game_id}/moves",
@@ -232,6 +238,8 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
             media_type="application/json",
             headers={"content-disposition": f'attachment; filename="taluva-{room.id}.json"'},
         )
+
+    install_account_routes(app, service)
 
     @app.websocket("/ws/games/{game_id}")
     async def game_socket(websocket: WebSocket, game_id: str) -> None:

@@ -24,6 +24,7 @@ from taluva.ai.levels import LEVELS
 from taluva.engine.errors import IllegalMove, InvalidOption
 from taluva.engine.game import Game
 from taluva.engine.record import RECORD_FORMAT
+from taluva.server.accounts import Account
 from taluva.server.config import Settings
 from taluva.server.errors import ApiError, not_found
 from taluva.server.names import clean_name
@@ -91,6 +92,12 @@ class Room:
             else:
                 unknown += 1
         return seats, unknown
+
+    def seats_of_account(self, account: Account | None) -> set[int]:
+        """The seats a signed-in account holds in this game (none for a guest)."""
+        if account is None:
+            return set()
+        return {seat.seat for seat in self.meta.seats if seat.account_id == account.id}
 
     def state(self) -> dict[str, Any]:
         """The public view of the current position (computed once per change)."""
@@ -289,11 +296,15 @@ class GameService:
                     f"Player {index + 1}",
                 )
                 token_hash = None
+                owner = None
                 if spec.get("take") is True:
                     token = secrets.token_urlsafe(24)
                     token_hash = token_digest(token)
                     tokens.append({"seat": index, "token": token})
-                seats.append(StoredSeat(index, "human", name, None, token_hash))
+                    # a signed-in creator's account holds the first seat it takes, no other
+                    if account_id is not None and all(s.account_id != account_id for s in seats):
+                        owner = account_id
+                seats.append(StoredSeat(index, "human", name, None, token_hash, owner))
             else:
                 raise ApiError(422, "bad-request", f"seats[{index}].kind must be 'human' or 'ai'")
         name = clean_name(
@@ -339,8 +350,12 @@ class GameService:
         self.schedule_ai(room)
         return room, tokens
 
-    async def join(self, game_id: str, seat: int, name: Any) -> dict[str, Any]:
-        """Take a free human seat; return its token (sent to this client only)."""
+    async def join(
+        self, game_id: str, seat: int, name: Any, account: Account | None = None
+    ) -> dict[str, Any]:
+        """Take a free human seat; return its token (sent to this client only). A signed-in
+        ``account`` holds the seat under its own name, unless it holds one of this game's
+        seats already (then the new seat is a guest's, as in hot-seat play)."""
         room = await self.room(game_id)
         if not 0 <= seat < len(room.meta.seats):
             raise ApiError(404, "not-found", f"game {game_id} has no seat {seat}")
@@ -351,9 +366,17 @@ class GameService:
                 raise ApiError(409, "seat-taken", f"seat {seat} of game {game_id} is taken")
             token = secrets.token_urlsafe(24)
             digest = token_digest(token)
-            if not await self.db(self.store.claim_seat, game_id, seat, clean, digest):
+            owner = account
+            if owner is not None and room.seats_of_account(owner):
+                owner = None
+            if owner is not None:
+                clean = owner.name
+            owner_id = None if owner is None else owner.id
+            if not await self.db(self.store.claim_seat, game_id, seat, clean, digest, owner_id):
                 raise ApiError(409, "seat-taken", f"seat {seat} of game {game_id} is taken")
-            room.meta.seats[seat] = replace(current, name=clean, token_hash=digest)
+            room.meta.seats[seat] = replace(
+                current, name=clean, token_hash=digest, account_id=owner_id
+            )
             room.game = rebuild(room.meta, [])
             if all(s.taken for s in room.meta.seats):
                 await self.db(self.store.set_status, game_id, LIVE)

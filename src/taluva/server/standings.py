@@ -7,15 +7,169 @@ statistics and rating updates are stored exactly when the result is, or not at a
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, insert, select
+
+from taluva.engine.game import Game
+from taluva.engine.moves import BUILD_KINDS, DOUBLE, EXPAND, TILE
+from taluva.engine.outcome import Outcome, Reason
+from taluva.engine.record import RECORD_FORMAT
+from taluva.server.models import Base, GameRow, MoveRow, SeatRow, SeatStatsRow
+from taluva.server.ratings import Rated, rate_game
+
+log = logging.getLogger("taluva.server")
+
+_GAMES = Base.metadata.tables[GameRow.__tablename__]
+_SEATS = Base.metadata.tables[SeatRow.__tablename__]
+_MOVES = Base.metadata.tables[MoveRow.__tablename__]
+_STATS = Base.metadata.tables[SeatStatsRow.__tablename__]
+
+VICTORY_REASONS = frozenset({Reason.VICTORY.value})
+"""Reasons that mean the winner placed every piece of two kinds."""
+TILES_REASONS = frozenset({Reason.TILES.value, Reason.NO_PLACEMENT.value})
+"""Reasons that mean the game ended with the tiles (none left, or none placeable)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatStats:
+    """What one seat did in a game: tiles placed, pieces built (huts as placed, destroyed
+    ones included), huts lost to eruptions, and the highest level it built on."""
+
+    tiles: int = 0
+    huts: int = 0
+    temples: int = 0
+    towers: int = 0
+    huts_lost: int = 0
+    highest_level: int = 0
+
+
+def replay_stats(game: Game) -> list[SeatStats]:
+    """Each player's statistics in ``game`` (replayed from its record): pieces from its
+    final position, tiles and levels by taking its moves back one by one, so the engine
+    says who made each move (resignations are taken back with them)."""
+    players = game.player_count
+    tiles = [0] * players
+    highest = [0] * players
+    walk = game.copy()
+    while walk.ply:
+        move = walk.moves[-1]
+        hexes = move.hexes if move.kind == EXPAND else (move.hex,)
+        level = max(walk.level(h) for h in hexes)
+        walk.pop()
+        player = walk.to_move
+        if move.kind in (TILE, DOUBLE):
+            tiles[player] += 1
+        elif move.kind in BUILD_KINDS:
+            highest[player] = max(highest[player], level)
+    return [
+        SeatStats(
+            tiles=tiles[p],
+            huts=game.placed(p)["huts"],
+            temples=game.placed(p)["temples"],
+            towers=game.placed(p)["towers"],
+            huts_lost=game.destroyed_huts(p),
+            highest_level=highest[p],
+        )
+        for p in range(players)
+    ]
+
+
+def places_of(result: dict[str, Any], seats: int) -> list[int]:
+    """Each seat's 1-based place in a stored result (seats sharing a place share its number).
+
+    >>> places_of({"ranking": [[1], [0, 2]], "reason": "tiles"}, 3)
+    [2, 1, 2]
+    """
+    ranking = tuple(tuple(int(p) for p in group) for group in result["ranking"])
+    places = Outcome(ranking, Reason(result["reason"])).places()
+    return [places[seat] for seat in range(seats)]
+
+
+def rated_seats(seats: Sequence[Any]) -> list[Rated] | None:
+    """Who each seat is for rating, if every seat is an account or an AI level; else None
+    (a guest's seat makes the game unrated)."""
+    out = []
+    for seat in seats:
+        if seat.account_id is not None:
+            out.append(Rated(account_id=seat.account_id))
+        elif seat.kind == "ai" and seat.ai:
+            out.append(Rated(ai=seat.ai))
+        else:
+            return None
+    return out
+
+
+def _replay(connection: Connection, game_id: str, names: list[str]) -> Game | None:
+    game = connection.execute(select(_GAMES).where(_GAMES.c.id == game_id)).one()._mapping
+    moves = connection.scalars(
+        select(_MOVES.c.text).where(_MOVES.c.game_id == game_id).order_by(_MOVES.c.ply)
+    ).all()
+    record = {
+        "format": RECORD_FORMAT,
+        "players": names,
+        "options": game["options"],
+        "deck": game["deck"],
+        "doubles": game["doubles"],
+        "moves": list(moves),
+        "result": None,
+    }
+    if game.get("resignations"):  # players who resigned or ran out of time, once stored
+        record["resignations"] = game["resignations"]
+    try:
+        return Game.from_record(record)
+    except ValueError:
+        log.exception("game %s cannot be replayed: no statistics stored", game_id)
+        return None
 
 
 def settle(connection: Connection, game_id: str, result: dict[str, Any]) -> None:
-    """Store what game ``game_id`` leaves behind now that it ended with ``result``.
+    """Store what game ``game_id`` leaves behind now that it ended with ``result``: each
+    seat's place and statistics and, when every seat is an account or an AI level, the
+    new ratings.
 
-    Runs inside the caller's transaction (``connection`` is in a ``begin()`` block); the
-    caller commits or rolls back. Not yet filled in: stores nothing.
+    Runs inside the caller's transaction (``connection`` is in a ``begin()`` block, the
+    game's moves and result already written); the caller commits or rolls back. Settling a
+    game twice stores nothing the second time.
     """
-    del connection, game_id, result
+    if connection.execute(select(_STATS.c.seat).where(_STATS.c.game_id == game_id)).first():
+        return
+    seats = connection.execute(
+        select(_SEATS.c.seat, _SEATS.c.kind, _SEATS.c.ai, _SEATS.c.name, _SEATS.c.account_id)
+        .where(_SEATS.c.game_id == game_id)
+        .order_by(_SEATS.c.seat)
+    ).all()
+    places = places_of(result, len(seats))
+    game = _replay(connection, game_id, [seat.name for seat in seats])
+    stats = replay_stats(game) if game is not None else [SeatStats()] * len(seats)
+    rated = rated_seats(seats)
+    stamp = datetime.now(UTC)
+    connection.execute(
+        insert(_STATS),
+        [
+            {
+                "game_id": game_id,
+                "seat": seat.seat,
+                "account_id": seat.account_id,
+                "ai": seat.ai if seat.kind == "ai" else None,
+                "place": place,
+                "players": len(seats),
+                "reason": str(result["reason"]),
+                "rated": rated is not None,
+                "tiles": numbers.tiles,
+                "huts": numbers.huts,
+                "temples": numbers.temples,
+                "towers": numbers.towers,
+                "huts_lost": numbers.huts_lost,
+                "highest_level": numbers.highest_level,
+                "finished_at": stamp,
+            }
+            for seat, place, numbers in zip(seats, places, stats, strict=True)
+        ],
+    )
+    if rated is not None:
+        rate_game(connection, game_id, rated, places, stamp)

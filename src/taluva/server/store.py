@@ -82,6 +82,8 @@ class StoredSeat:
     name: str
     ai: str | None = None
     token_hash: str | None = None
+    account_id: int | None = None
+    """The account that took the seat while signed in (None: a guest or an AI)."""
 
     @property
     def taken(self) -> bool:
@@ -179,13 +181,17 @@ class Store:
                         "ai": seat.ai,
                         "name": seat.name,
                         "token_hash": seat.token_hash,
+                        "account_id": seat.account_id,
                     }
                     for seat in game.seats
                 ],
             )
 
-    def claim_seat(self, game_id: str, seat: int, name: str, token_hash: str) -> bool:
-        """Give a free human seat to a player; False if someone took it first."""
+    def claim_seat(
+        self, game_id: str, seat: int, name: str, token_hash: str, account_id: int | None = None
+    ) -> bool:
+        """Give a free human seat to a player (``account_id`` if signed in); False if
+        someone took it first."""
         with self._session.begin() as session:
             claimed = session.execute(
                 update(SeatRow)
@@ -195,7 +201,7 @@ class Store:
                     SeatRow.kind == "human",
                     SeatRow.token_hash.is_(None),
                 )
-                .values(name=name, token_hash=token_hash)
+                .values(name=name, token_hash=token_hash, account_id=account_id)
             )
             return bool(claimed.rowcount == 1)  # type: ignore[attr-defined]
 
@@ -305,7 +311,9 @@ class Store:
             result=row.result,
             created_at=row.created_at,
             updated_at=row.updated_at,
-            seats=[StoredSeat(s.seat, s.kind, s.name, s.ai, s.token_hash) for s in seats],
+            seats=[
+                StoredSeat(s.seat, s.kind, s.name, s.ai, s.token_hash, s.account_id) for s in seats
+            ],
             moves=[text for text, _ in moves],
             move_seats=[seat for _, seat in moves],
         )
@@ -333,7 +341,9 @@ class Store:
             for s in session.scalars(
                 select(SeatRow).where(SeatRow.game_id.in_(ids)).order_by(SeatRow.seat)
             ):
-                seats[s.game_id].append(StoredSeat(s.seat, s.kind, s.name, s.ai, s.token_hash))
+                seats[s.game_id].append(
+                    StoredSeat(s.seat, s.kind, s.name, s.ai, s.token_hash, s.account_id)
+                )
             return [
                 StoredGame(
                     id=row.id,

@@ -74,6 +74,7 @@ def players_view(meta: StoredGame, game: Game) -> list[dict[str, Any]]:
             "kind": seat.kind,
             "level": seat_level(seat),
             "taken": seat.taken,
+            "account_id": seat.account_id,
             "supply": game.supply(seat.seat),
             "placed": game.placed(seat.seat),
             "score": game.score(seat.seat),
@@ -148,6 +149,7 @@ def summary_view(game: StoredGame) -> dict[str, Any]:
                 "kind": seat.kind,
                 "level": seat_level(seat),
                 "taken": seat.taken,
+                "account_id": seat.account_id,
             }
             for seat in game.seats
         ],

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from taluva.server.accounts import Account, account_of
 from taluva.server.config import Limits
 from taluva.server.errors import ApiError, error_message
 from taluva.server.limits import ConnectionCounter, TokenBucket
@@ -60,6 +61,8 @@ class Connection:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.dropped = False
         self.hint_pending = False
+        self.account: Account | None = None
+        """The account signed in on this socket: it holds that account's seats."""
 
     def send(self, text: str) -> None:
         """Queue a message; a client that falls too far behind is disconnected instead."""
@@ -126,6 +129,7 @@ async def serve_socket(
 
 async def _serve(websocket: WebSocket, room: Room, service: GameService, limits: Limits) -> None:
     connection = Connection(websocket, limits)
+    connection.account = await account_of(websocket)
     writer = asyncio.get_running_loop().create_task(connection.writer())
     try:
         while not connection.dropped:
@@ -236,6 +240,7 @@ async def _dispatch(
 
 def _hello(hello: Hello, connection: Connection, room: Room) -> None:
     seats, unknown = room.seats_for(hello.tokens)
+    seats |= room.seats_of_account(connection.account)
     connection.seats = seats
     room.subscribers.add(connection)
     welcome: dict[str, Any] = {
