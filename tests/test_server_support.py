@@ -152,3 +152,32 @@ def postgres_binaries() -> Path | None:
             return folder
     found = shutil.which("initdb")
     return Path(found).parent if found and shutil.which("pg_ctl") else None
+
+
+@contextmanager
+def redis_server() -> Iterator[str]:
+    """A throwaway Redis (Debian's redis-server) on loopback, without persistence; its URL."""
+    program = shutil.which("redis-server")
+    assert program is not None, "redis-server is missing: run scripts/ci-system-deps.sh"
+    port = free_port()
+    process = subprocess.Popen(
+        [program, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert process.stdout is not None
+    seen = []
+    for line in process.stdout:
+        seen.append(line)
+        if "Ready to accept connections" in line:
+            threading.Thread(target=_drain, args=(process.stdout,), daemon=True).start()
+            break
+    else:
+        process.wait()
+        raise RuntimeError("redis-server exited before listening:\n" + "".join(seen))
+    try:
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.kill()
+        process.wait()

@@ -2,8 +2,8 @@
 
 The command line is the top layer: it may use every other layer, and none of them uses it.
 Each group of commands lives in its own module (``engine``: moves, perft, demo, new;
-``server``: serve; ``terminal``: play, replay, show; ``ai``: hint, arena, engine;
-``research``: export) whose ``register(subparsers)`` adds the parsers and gives each a
+``server``: serve; ``cluster``: ai-worker; ``terminal``: play, replay, show; ``ai``: hint,
+arena, engine; ``research``: export) whose ``register(subparsers)`` adds the parsers and gives each a
 handler ``handler(args) -> int`` returning the exit code. A handler reports a user's mistake
 by raising ``UsageError`` (exit 2) or ``InputError`` (exit 1); ``main`` prints it as one line
 ``taluva: error: ...``. Every group is registered on every run, so registering stays cheap:
@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final, NoReturn
 
 import taluva
-from taluva.cli import ai, engine, research, server, terminal
+from taluva.cli import ai, cluster, engine, research, server, terminal
 from taluva.cli.common import wrap
 from taluva.cli.errors import (
     EXIT_CODES_HELP,
@@ -34,7 +34,7 @@ from taluva.engine.errors import IllegalMove
 
 __all__ = ["CommandLine", "build_parser", "main"]
 
-GROUPS: Final = (engine, server, terminal, ai, research)
+GROUPS: Final = (engine, server, cluster, terminal, ai, research)
 """The modules that add commands, in the order ``taluva --help`` lists them."""
 
 Handler = Callable[[argparse.Namespace], int | None]

@@ -134,6 +134,22 @@ def register(subparsers: Any) -> None:
         "X-Forwarded-For header names the client (default: none, every limit counts the "
         "address that connects)",
     )
+    parser.add_argument(
+        "--redis",
+        metavar="URL",
+        default=None,
+        help="run as one of several server processes sharing this Redis (redis://HOST:PORT/DB) "
+        "and one PostgreSQL --database; AI seats are then played by 'taluva ai-worker' "
+        "(docs/deploy.md)",
+    )
+    parser.add_argument(
+        "--reclaim-after",
+        type=float,
+        default=15.0,
+        metavar="S",
+        help="with --redis: seconds after which an AI answer taken by a server process that "
+        "died goes to another (default 15)",
+    )
     parser.add_argument("--quiet", action="store_true", help="log warnings and errors only")
     parser.set_defaults(func=_cmd_serve)
 
@@ -171,8 +187,20 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError(
             f"--database {database!r}: expected sqlite:///FILE or postgresql+psycopg://"
         )
+    if args.reclaim_after <= 0:
+        raise UsageError("--reclaim-after must be positive")
+    if args.redis is not None:
+        if not args.redis.startswith(("redis://", "rediss://", "unix://")):
+            raise UsageError(f"--redis {args.redis!r}: expected redis://HOST:PORT/DB")
+        if not database.startswith("postgresql"):
+            raise UsageError(
+                "--redis: several server processes share one PostgreSQL database; "
+                "give --database postgresql+psycopg://..."
+            )
     _check_port(args.host, args.port)
     _check_database(database)
+    if args.redis is not None:
+        _check_redis(args.redis)
     limits = Limits(
         ws_rate=args.ws_rate,
         ws_burst=max(DEFAULT_LIMITS.ws_burst, int(args.ws_rate * 3)),
@@ -189,6 +217,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         hint_level=args.hint_level,
         limits=limits,
         forwarded_allow_ips=proxies,
+        redis=args.redis,
+        reclaim_after=args.reclaim_after,
     )
     level = logging.WARNING if args.quiet else logging.INFO
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -214,6 +244,16 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     except OSError as error:
         raise InputError(f"cannot serve on {args.host}:{args.port}: {error}") from None
     return 0
+
+
+def _check_redis(url: str) -> None:
+    """Fail with one clear line when Redis cannot be reached."""
+    import redis
+
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=5).ping()
+    except redis.RedisError as error:
+        raise InputError(f"cannot reach Redis at {url}: {error}") from None
 
 
 def _check_port(host: str, port: int) -> None:

@@ -64,6 +64,12 @@ class Settings:
     limits: Limits = field(default_factory=Limits)
     finished_cache: int = 64
     """Finished games kept in memory after their last viewer leaves."""
+    redis: str | None = None
+    """Redis URL shared by several server processes (with one PostgreSQL): broadcasts reach
+    the clients of every process, and AI turns go to ``taluva ai-worker``; None: one process."""
+    reclaim_after: float = 15.0
+    """With ``redis``: seconds after which an AI answer taken by a process that stopped
+    answering goes to another process."""
     forwarded_allow_ips: tuple[str, ...] = ()
     """Proxies (addresses or networks) whose ``X-Forwarded-For`` names the client; by
     default none: every limit counts the address of the connection itself."""

@@ -1,0 +1,85 @@
+"""The command of a server that spans several processes or hosts: ``taluva ai-worker``
+plays AI turns for every ``taluva serve --redis URL`` process (the ``server`` extra)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+from typing import Any
+
+from taluva.cli.errors import InputError, UsageError, needs_extra
+
+EPILOG = """\
+examples:
+  taluva ai-worker --redis redis://localhost:6379/0
+  taluva ai-worker --redis redis://db.club.example:6379/0 --processes 8
+
+Start the servers with the same --redis URL (and one PostgreSQL --database). Workers may
+run on any host that reaches Redis; they need no database. A job whose worker dies is taken
+over by another worker after --reclaim-after seconds; a move is never played twice.
+docs/deploy.md shows a whole setup.
+
+exit codes:
+  0    the workers stopped normally (Ctrl-C or SIGTERM)
+  1    Redis cannot be reached
+  2    the command line is wrong"""
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``ai-worker`` subcommand."""
+    parser = subparsers.add_parser(
+        "ai-worker",
+        help="play the AI turns of servers started with --redis (on this host or another)",
+        description="Take AI turns from the servers' Redis job queue, games with a human "
+        "player first, and answer them. Run as many as the AI load needs, on any host.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--redis",
+        metavar="URL",
+        required=True,
+        help="the Redis the servers use, e.g. redis://localhost:6379/0",
+    )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=max(1, os.cpu_count() or 1),
+        metavar="N",
+        help="worker processes, each thinking about one turn at a time (default: cores)",
+    )
+    parser.add_argument(
+        "--reclaim-after",
+        type=float,
+        default=15.0,
+        metavar="S",
+        help="seconds after which a silent worker's job goes to another (default 15)",
+    )
+    parser.add_argument("--quiet", action="store_true", help="log warnings and errors only")
+    parser.set_defaults(func=_cmd_ai_worker)
+
+
+def _cmd_ai_worker(args: argparse.Namespace) -> int:
+    """Check Redis, then run the workers until stopped."""
+    with needs_extra("server", "the AI worker needs the Redis client"):
+        import redis
+
+        from taluva.server.ai_worker import run_workers
+
+    if args.processes < 1:
+        raise UsageError("--processes must be 1 or more")
+    if args.reclaim_after <= 0:
+        raise UsageError("--reclaim-after must be positive")
+    if not args.redis.startswith(("redis://", "rediss://", "unix://")):
+        raise UsageError(f"--redis {args.redis!r}: expected redis://HOST:PORT/DB")
+    try:
+        redis.Redis.from_url(args.redis, socket_connect_timeout=5).ping()
+    except redis.RedisError as error:
+        raise InputError(f"cannot reach Redis at {args.redis}: {error}") from None
+    logging.basicConfig(
+        level=logging.WARNING if args.quiet else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    print(f"AI workers: {args.processes} taking jobs from {args.redis}", flush=True)
+    return run_workers(args.redis, args.processes, args.reclaim_after, args.quiet)
