@@ -4,6 +4,10 @@ import { api } from "./api.js";
 import { h, clear } from "./dom.js";
 import { GamePage } from "./game.js";
 import { Lobby } from "./lobby.js";
+import { AccountBar, loadAccount, onAccountChange } from "./account.js";
+import { LeaderboardPage } from "./leaderboard.js";
+import { MyGamesPage } from "./mygames.js";
+import { ProfilePage } from "./profile.js";
 
 const root = document.getElementById("app");
 let page = null;
@@ -20,9 +24,20 @@ async function route() {
   }
   page?.destroy();
   const match = location.hash.match(/^#\/game\/([A-Za-z0-9_-]{1,16})$/);
-  page = match ? new GamePage(root, match[1], config) : new Lobby(root, config);
-  document.body.dataset.page = match ? "game" : "lobby";
+  const other = match ? null : accountPage(location.hash);
+  page = match ? new GamePage(root, match[1], config) : other ? other.page : new Lobby(root, config);
+  document.body.dataset.page = match ? "game" : other ? other.name : "lobby";
+}
+
+// The account views: My games, a player's profile, the leaderboard (null: another page).
+function accountPage(hash) {
+  if (hash === "#/my") return { name: "my-games", page: new MyGamesPage(root) };
+  if (hash === "#/leaderboard") return { name: "leaderboard", page: new LeaderboardPage(root) };
+  const player = hash.match(/^#\/player\/(\d{1,12})$/);
+  return player ? { name: "profile", page: new ProfilePage(root, player[1]) } : null;
 }
 
 window.addEventListener("hashchange", route);
-route();
+new AccountBar(document.getElementById("account-bar"));
+// signing in or out shows the page again: a game's socket then holds the account's seats
+loadAccount().finally(() => { onAccountChange(() => route()); route(); });

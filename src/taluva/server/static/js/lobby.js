@@ -2,6 +2,7 @@
 
 import { ApiError, api, playerName, tokens } from "./api.js";
 import { h, clear, toast } from "./dom.js";
+import { currentAccount } from "./account.js";
 
 const SEAT_CHOICES = [
   ["you", "You (this browser)"],
@@ -24,7 +25,7 @@ export class Lobby {
     this.root = root;
     this.config = config;
     this.seats = ["you", "ai:2"];
-    this.names = [playerName.get(), ""];
+    this.names = [currentAccount()?.name || playerName.get(), ""];
     this.build();
     this.refresh();
     this.timer = setInterval(() => this.refresh(), 5000);

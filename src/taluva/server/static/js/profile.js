@@ -1,0 +1,115 @@
+// A player's profile: games, wins, average place, rating and its history (an SVG plot drawn
+// here), Board Game Arena-like statistics, and the recent games.
+
+import { api } from "./api.js";
+import { h, clear } from "./dom.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const PLOT = { width: 600, height: 220, left: 44, right: 12, top: 14, bottom: 28 };
+
+const REASONS = {
+  victory: "placed two kinds of pieces",
+  "last-standing": "last one standing",
+  tiles: "tiles ran out",
+  "no-placement": "no tile could be placed",
+  resigned: "resignation",
+  timeout: "time ran out",
+};
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
+  for (const child of children) node.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
+  return node;
+}
+
+/** The rating after each rated game as an SVG line plot (points carry a <title> each). */
+export function ratingPlot(history) {
+  const { width, height, left, right, top, bottom } = PLOT;
+  const values = history.map((p) => p.rating);
+  let low = Math.min(0, ...values);
+  let high = Math.max(...values, low + 1);
+  const pad = (high - low) * 0.1;
+  low -= pad;
+  high += pad;
+  const x = (i) => left + (history.length === 1 ? (width - left - right) / 2 : (i * (width - left - right)) / (history.length - 1));
+  const y = (v) => top + ((high - v) * (height - top - bottom)) / (high - low);
+  const first = values[0];
+  const last = values[values.length - 1];
+  const plot = svg("svg", {
+    viewBox: `0 0 ${width} ${height}`, class: "rating-plot", role: "img",
+    "aria-label": `Rating after each of ${values.length} rated games, from ${first} to ${last}`,
+  });
+  const ticks = [low + pad, (low + high) / 2, high - pad];
+  for (const tick of ticks) {
+    plot.appendChild(svg("line", { x1: left, x2: width - right, y1: y(tick), y2: y(tick), class: "grid" }));
+    plot.appendChild(svg("text", { x: left - 6, y: y(tick) + 4, "text-anchor": "end", class: "axis" }, tick.toFixed(1)));
+  }
+  plot.appendChild(svg("text", { x: left, y: height - 8, class: "axis" }, "first rated game"));
+  plot.appendChild(svg("text", { x: width - right, y: height - 8, "text-anchor": "end", class: "axis" }, "latest"));
+  const points = history.map((p, i) => `${x(i).toFixed(1)},${y(p.rating).toFixed(1)}`).join(" ");
+  plot.appendChild(svg("polyline", { points, class: "line" }));
+  history.forEach((p, i) => {
+    const dot = svg("circle", { cx: x(i).toFixed(1), cy: y(p.rating).toFixed(1), r: 4, class: "dot" });
+    dot.appendChild(svg("title", {}, `Game ${i + 1}: ${p.rating}`));
+    plot.appendChild(dot);
+  });
+  return plot;
+}
+
+export class ProfilePage {
+  constructor(root, playerId) {
+    this.root = root;
+    this.id = playerId;
+    clear(root, h("div", { class: "account-page" }, h("p", {}, "Loading…")));
+    this.load();
+  }
+
+  destroy() {}
+
+  async load() {
+    try {
+      const { player } = await api("GET", `/api/players/${encodeURIComponent(this.id)}`);
+      this.render(player);
+    } catch (error) {
+      clear(this.root, h("div", { class: "account-page" },
+        h("h1", {}, "Player"), h("p", { class: "fatal" }, error.status === 404 ? "There is no such player." : `Cannot load: ${error.message}`)));
+    }
+  }
+
+  render(p) {
+    const s = p.stats;
+    const figure = (label, value) => h("div", { class: "figure" }, h("dt", {}, label), h("dd", {}, String(value)));
+    const summary = h("dl", { class: "figures", id: "profile-summary" },
+      figure("Games", p.games),
+      figure("Wins", p.wins),
+      figure("Average place", p.average_place ?? "–"),
+      figure("Rating", p.rating ? p.rating.rating : "unrated"));
+    const stats = h("dl", { class: "figures", id: "profile-stats" },
+      figure("Tiles placed", s.tiles),
+      figure("Huts built", s.huts),
+      figure("Temples built", s.temples),
+      figure("Towers built", s.towers),
+      figure("Huts lost to eruptions", s.huts_lost),
+      figure("Highest level built on", s.highest_level),
+      figure("Wins by placing two kinds of pieces", s.wins_by_pieces),
+      figure("Wins when the tiles ran out", s.wins_by_tiles));
+    const history = p.history.length
+      ? ratingPlot(p.history)
+      : h("p", { class: "empty" }, "No rated game yet: a game is rated when every seat is a signed-in player or an AI.");
+    const recent = p.recent.length
+      ? h("ul", { class: "games", id: "profile-recent" }, ...p.recent.map((g) =>
+        h("li", { class: "game-entry" },
+          h("a", { href: `#/game/${encodeURIComponent(g.game)}`, class: "button" }, "Replay"),
+          h("span", { class: "game-name" }, g.name),
+          h("span", { class: "game-players" }, `Place ${g.place} of ${g.players}${g.rated ? " · rated" : ""}`),
+          h("span", { class: "game-meta" }, `Ended: ${REASONS[g.reason] || g.reason}`))))
+      : h("p", { class: "empty" }, "No finished game yet.");
+    clear(this.root, h("div", { class: "account-page" },
+      h("h1", { id: "profile-name" }, p.name),
+      summary,
+      h("h2", {}, "Rating history"), history,
+      h("h2", {}, "Statistics"), stats,
+      h("h2", {}, "Recent games"), recent));
+  }
+}
