@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 import test_server_storage
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select, update
 
 from taluva import Game
 from taluva.server.accounts import AccountStore
@@ -231,3 +231,32 @@ def test_statistics_follow_a_resigned_player_out_of_the_game() -> None:
     assert [s.tiles for s in stats] == tiles_by_player
     assert tiles_by_player[1] < min(tiles_by_player[0], tiles_by_player[2])
     assert [s.huts for s in stats] == [game.placed(p)["huts"] for p in range(3)]
+
+
+def test_an_abandoned_game_that_ranks_no_one_leaves_nothing(store: Store) -> None:
+    accounts = AccountStore(store.engine)
+    ana, ben = accounts.create("Ana", "x"), accounts.create("Ben", "x")
+    unfinished = played(seed=7)
+    unfinished.pop()
+    store_game(store, "g7", unfinished, [human(0, ana.id), human(1, ben.id)])
+    with store.engine.begin() as connection:
+        settle(connection, "g7", {"ranking": [], "reason": "abandoned"})
+    assert (count(store, "seat_stats"), count(store, "ratings")) == (0, 0)
+
+
+def test_a_record_that_does_not_replay_still_ends_with_places_and_ratings(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    accounts = AccountStore(store.engine)
+    ana, ben = accounts.create("Ana", "x"), accounts.create("Ben", "x")
+    store_game(store, "g8", played(seed=8), [human(0, ana.id), human(1, ben.id)])
+    with store.engine.begin() as connection:
+        connection.execute(delete(Base.metadata.tables["seat_stats"]))
+        connection.execute(delete(Base.metadata.tables["rating_changes"]))
+        moves = Base.metadata.tables["moves"]
+        connection.execute(update(moves).where(moves.c.ply == 0).values(text="hut 9,9"))
+        settle(connection, "g8", {"ranking": [[1], [0]], "reason": "tiles"})
+    stats = sorted(rows(store, "seat_stats"), key=lambda r: r.seat)
+    assert [(s.place, s.tiles, s.huts) for s in stats] == [(2, None, None), (1, None, None)]
+    assert count(store, "rating_changes") == 2
+    assert "cannot be replayed" in caplog.text

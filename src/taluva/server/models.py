@@ -128,7 +128,8 @@ class RatingChangeRow(Base):
 
 
 class SeatStatsRow(Base):
-    """What one seat did in a finished game, computed once from its record when it ended."""
+    """What one seat did in a finished game, computed once from its record when it ended
+    (the counts are None if the record could not be replayed)."""
 
     __tablename__ = "seat_stats"
 
@@ -144,10 +145,10 @@ class SeatStatsRow(Base):
     players: Mapped[int] = mapped_column(Integer)
     reason: Mapped[str] = mapped_column(String(32))
     rated: Mapped[bool] = mapped_column(Boolean)
-    tiles: Mapped[int] = mapped_column(Integer)
-    huts: Mapped[int] = mapped_column(Integer)
-    temples: Mapped[int] = mapped_column(Integer)
-    towers: Mapped[int] = mapped_column(Integer)
-    huts_lost: Mapped[int] = mapped_column(Integer)
-    highest_level: Mapped[int] = mapped_column(Integer)
+    tiles: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    huts: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    temples: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    towers: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    huts_lost: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    highest_level: Mapped[int | None] = mapped_column(Integer, nullable=True)
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

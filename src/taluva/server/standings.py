@@ -79,14 +79,20 @@ def replay_stats(game: Game) -> list[SeatStats]:
     ]
 
 
-def places_of(result: dict[str, Any], seats: int) -> list[int]:
-    """Each seat's 1-based place in a stored result (seats sharing a place share its number).
+def places_of(result: dict[str, Any], seats: int) -> list[int] | None:
+    """Each seat's 1-based place in a stored result (seats sharing a place share its number),
+    or None when the ranking does not place every seat (an abandoned game ranks no one).
 
     >>> places_of({"ranking": [[1], [0, 2]], "reason": "tiles"}, 3)
     [2, 1, 2]
+    >>> places_of({"ranking": [], "reason": "abandoned"}, 2) is None
+    True
     """
-    ranking = tuple(tuple(int(p) for p in group) for group in result["ranking"])
-    places = Outcome(ranking, Reason(result["reason"])).places()
+    ranking = tuple(tuple(int(p) for p in group) for group in result.get("ranking") or [])
+    # places() reads the ranking only: the reason (any text here) plays no part in it
+    places = Outcome(ranking, Reason.VICTORY).places()
+    if sorted(places) != list(range(seats)):
+        return None
     return [places[seat] for seat in range(seats)]
 
 
@@ -122,9 +128,15 @@ def _replay(connection: Connection, game_id: str, names: list[str]) -> Game | No
         record["resignations"] = game["resignations"]
     try:
         return Game.from_record(record)
-    except ValueError:
-        log.exception("game %s cannot be replayed: no statistics stored", game_id)
+    except Exception:  # the result must still be stored: only its statistics are lost
+        log.exception("game %s cannot be replayed: its statistics are left empty", game_id)
         return None
+
+
+def _numbers(stats: SeatStats | None) -> dict[str, int | None]:
+    """The statistics columns of a seat (all None when its game could not be replayed)."""
+    names = ("tiles", "huts", "temples", "towers", "huts_lost", "highest_level")
+    return {name: None if stats is None else getattr(stats, name) for name in names}
 
 
 def settle(connection: Connection, game_id: str, result: dict[str, Any]) -> None:
@@ -134,7 +146,8 @@ def settle(connection: Connection, game_id: str, result: dict[str, Any]) -> None
 
     Runs inside the caller's transaction (``connection`` is in a ``begin()`` block, the
     game's moves and result already written); the caller commits or rolls back. Settling a
-    game twice stores nothing the second time.
+    game twice stores nothing the second time, and a result that ranks no one (an abandoned
+    game) stores nothing at all.
     """
     if connection.execute(select(_STATS.c.seat).where(_STATS.c.game_id == game_id)).first():
         return
@@ -144,8 +157,12 @@ def settle(connection: Connection, game_id: str, result: dict[str, Any]) -> None
         .order_by(_SEATS.c.seat)
     ).all()
     places = places_of(result, len(seats))
+    if places is None:  # no one was ranked: no statistics, no rating
+        return
     game = _replay(connection, game_id, [seat.name for seat in seats])
-    stats = replay_stats(game) if game is not None else [SeatStats()] * len(seats)
+    stats: list[SeatStats | None] = [None] * len(seats)
+    if game is not None:
+        stats = list(replay_stats(game))
     rated = rated_seats(seats)
     stamp = datetime.now(UTC)
     connection.execute(
@@ -160,12 +177,7 @@ def settle(connection: Connection, game_id: str, result: dict[str, Any]) -> None
                 "players": len(seats),
                 "reason": str(result["reason"]),
                 "rated": rated is not None,
-                "tiles": numbers.tiles,
-                "huts": numbers.huts,
-                "temples": numbers.temples,
-                "towers": numbers.towers,
-                "huts_lost": numbers.huts_lost,
-                "highest_level": numbers.highest_level,
+                **_numbers(numbers),
                 "finished_at": stamp,
             }
             for seat, place, numbers in zip(seats, places, stats, strict=True)

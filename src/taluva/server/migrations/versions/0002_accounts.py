@@ -93,12 +93,12 @@ def upgrade() -> None:
         sa.Column("players", sa.Integer(), nullable=False),
         sa.Column("reason", sa.String(32), nullable=False),
         sa.Column("rated", sa.Boolean(), nullable=False),
-        sa.Column("tiles", sa.Integer(), nullable=False),
-        sa.Column("huts", sa.Integer(), nullable=False),
-        sa.Column("temples", sa.Integer(), nullable=False),
-        sa.Column("towers", sa.Integer(), nullable=False),
-        sa.Column("huts_lost", sa.Integer(), nullable=False),
-        sa.Column("highest_level", sa.Integer(), nullable=False),
+        sa.Column("tiles", sa.Integer(), nullable=True),
+        sa.Column("huts", sa.Integer(), nullable=True),
+        sa.Column("temples", sa.Integer(), nullable=True),
+        sa.Column("towers", sa.Integer(), nullable=True),
+        sa.Column("huts_lost", sa.Integer(), nullable=True),
+        sa.Column("highest_level", sa.Integer(), nullable=True),
         sa.Column("finished_at", sa.DateTime(timezone=True), nullable=False),
     )
     op.create_index("ix_seat_stats_account_id", "seat_stats", ["account_id"])
