@@ -26,11 +26,13 @@ from taluva.engine.options import EXPANSIONS, HOUSE_RULES, TILES_PER_PLAYER_CHOI
 from taluva.render import style
 from taluva.server.account_routes import install as install_account_routes
 from taluva.server.accounts import account_of, named_for
+from taluva.server.chat import HISTORY, Chat
 from taluva.server.config import Settings
 from taluva.server.errors import ApiError
 from taluva.server.guard import GuardMiddleware
 from taluva.server.limits import AddressLimiter, ConnectionCounter, TrustedProxies
 from taluva.server.messages import CreateGameRequest, JoinRequest, MoveRequest, describe
+from taluva.server.rematch import Rematches
 from taluva.server.rooms import GameService, Room
 from taluva.server.store import STATUSES
 from taluva.server.view import summary_view
@@ -68,6 +70,9 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
     new_games = AddressLimiter(limits.games_per_minute / 60, max(1, int(limits.games_per_minute)))
     sockets = ConnectionCounter(limits.ws_per_address)
     config_cache: dict[str, Any] = {}
+    chat = Chat(service, limits)
+    rematches = Rematches(service)
+    service.seat_guards.append(rematches.keep_seat)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -149,6 +154,9 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
                     "json_depth": limits.json_depth,
                     "ws_per_address": limits.ws_per_address,
                     "games_per_minute": limits.games_per_minute,
+                    "chat_chars": limits.chat_chars,
+                    "chat_rate": limits.chat_rate,
+                    "chat_burst": limits.chat_burst,
                 },
                 style=drawing_rules(),
             )
@@ -241,9 +249,38 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
 
     install_account_routes(app, service)
 
+    @app.get("/api/games/{game_id}/chat", summary="The last messages of a game's chat")
+    async def chat_messages(
+        room: RoomDep, limit: Annotated[int, Query(ge=1, le=HISTORY)] = HISTORY
+    ) -> dict[str, Any]:
+        return {"messages": await chat.recent(room, limit)}
+
+    @app.post(
+        "/api/games/{game_id}/rematch",
+        dependencies=limited,
+        summary="Offer a finished game's rematch, or take your old seats in it (seat token)",
+        responses={201: {"description": "A new rematch was offered"}},
+    )
+    async def rematch(
+        room: RoomDep,
+        response: Response,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        answer, created = await rematches.play_again(room, seat_of(room, authorization))
+        response.status_code = 201 if created else 200
+        return answer
+
+    @app.get("/api/games/{game_id}/rematch", summary="The rematch offered after a finished game")
+    async def rematch_offer(room: RoomDep) -> dict[str, Any]:
+        await rematches.load(room)
+        offer = rematches.offer(room)
+        if offer is None:
+            raise ApiError(404, "not-found", f"no rematch of game {room.id} was offered")
+        return {"game": offer, "rematch_of": room.id}
+
     @app.websocket("/ws/games/{game_id}")
     async def game_socket(websocket: WebSocket, game_id: str) -> None:
-        await serve_socket(websocket, game_id, service, limits, sockets)
+        await serve_socket(websocket, game_id, service, limits, sockets, chat, rematches)
 
     @app.websocket("/{path:path}")
     async def no_socket(websocket: WebSocket, path: str) -> None:

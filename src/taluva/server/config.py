@@ -47,6 +47,11 @@ class Limits:
     """WebSockets one client address may hold open at once."""
     games_per_minute: float = 20.0
     """Games one client address may create per minute, in bursts of as many."""
+    chat_chars: int = 500
+    """Characters (as people count them) in one chat message."""
+    chat_rate: float = 0.5
+    """Chat messages per second one seat may send on average, after a burst of ``chat_burst``."""
+    chat_burst: int = 5
 
 
 @dataclass(frozen=True, slots=True)

@@ -192,12 +192,21 @@ class Ping(Strict):
     """Answered by ``pong``."""
 
 
+class ChatSay(Strict):
+    """Write ``text`` in the game's chat as ``seat`` (one of yours; by default the seat to
+    move if it is yours, else your first)."""
+
+    text: str
+    seat: int | None = None
+
+
 CLIENT_MESSAGES: dict[str, type[Strict]] = {
     "hello": Hello,
     "move": Move,
     "explain": Explain,
     "hint": Hint,
     "ping": Ping,
+    "chat": ChatSay,
 }
 
 

@@ -152,3 +152,33 @@ class SeatStatsRow(Base):
     huts_lost: Mapped[int | None] = mapped_column(Integer, nullable=True)
     highest_level: Mapped[int | None] = mapped_column(Integer, nullable=True)
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ChatMessageRow(Base):
+    """One chat message of a game, written by a seated player; ``id`` orders a game's chat."""
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(
+        String(16), ForeignKey("games.id", ondelete="CASCADE"), index=True
+    )
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(80))
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RematchRow(Base):
+    """The rematch of a finished game: one per game (the key), offered by one of its seats."""
+
+    __tablename__ = "rematches"
+
+    game_id: Mapped[str] = mapped_column(
+        String(16), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    rematch_id: Mapped[str] = mapped_column(
+        String(16), ForeignKey("games.id", ondelete="CASCADE"), unique=True
+    )
+    offered_by: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -15,7 +15,7 @@ import logging
 import re
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeVar
@@ -148,6 +148,8 @@ class GameService:
         self.ai = AiRunner(settings.ai_workers)
         self.rooms: dict[str, Room] = {}
         self.finished: OrderedDict[str, Room] = OrderedDict()
+        self.seat_guards: list[Callable[[Room, int], Awaitable[None]]] = []
+        """Checks ``join`` makes before giving a seat away; each refuses with an ApiError."""
         self.ai_only_owners: dict[str, tuple[int, StoredGame]] = {}
         """The AI-only games created by signed-in accounts since the server started."""
         self._db_pool = ThreadPoolExecutor(
@@ -359,6 +361,8 @@ class GameService:
         room = await self.room(game_id)
         if not 0 <= seat < len(room.meta.seats):
             raise ApiError(404, "not-found", f"game {game_id} has no seat {seat}")
+        for guard in self.seat_guards:
+            await guard(room, seat)
         clean = clean_name(name, self.settings.limits.name_chars, "name", f"Player {seat + 1}")
         async with room.lock:
             current = room.meta.seats[seat]

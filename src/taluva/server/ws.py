@@ -26,6 +26,7 @@ from taluva.server.limits import ConnectionCounter, TokenBucket
 from taluva.server.messages import (
     CLIENT_MESSAGES,
     MAX_REF_CHARS,
+    ChatSay,
     Explain,
     Hello,
     Hint,
@@ -38,6 +39,8 @@ from taluva.server.messages import (
 )
 
 if TYPE_CHECKING:
+    from taluva.server.chat import Chat
+    from taluva.server.rematch import Rematches
     from taluva.server.rooms import GameService, Room
 
 log = logging.getLogger("taluva.server")
@@ -104,6 +107,8 @@ async def serve_socket(
     service: GameService,
     limits: Limits,
     sockets: ConnectionCounter,
+    chat: Chat,
+    rematches: Rematches,
 ) -> None:
     """Run one client's connection to a game until it leaves."""
     address = websocket.client.host if websocket.client else "unknown"
@@ -122,12 +127,19 @@ async def serve_socket(
             await refuse_socket(websocket, error, CLOSE_NOT_FOUND)
             return
         await websocket.accept()
-        await _serve(websocket, room, service, limits)
+        await _serve(websocket, room, service, limits, chat, rematches)
     finally:
         sockets.close(address)
 
 
-async def _serve(websocket: WebSocket, room: Room, service: GameService, limits: Limits) -> None:
+async def _serve(
+    websocket: WebSocket,
+    room: Room,
+    service: GameService,
+    limits: Limits,
+    chat: Chat,
+    rematches: Rematches,
+) -> None:
     connection = Connection(websocket, limits)
     connection.account = await account_of(websocket)
     writer = asyncio.get_running_loop().create_task(connection.writer())
@@ -139,7 +151,7 @@ async def _serve(websocket: WebSocket, room: Room, service: GameService, limits:
                 break
             if frame["type"] == "websocket.disconnect":
                 break
-            await _handle(frame.get("text"), connection, room, service, limits)
+            await _handle(frame.get("text"), connection, room, service, limits, chat, rematches)
     finally:
         room.subscribers.discard(connection)
         connection.queue.put_nowait(None)
@@ -187,7 +199,13 @@ def _read(text: str, limits: Limits) -> tuple[Strict, Any]:
 
 
 async def _handle(
-    text: str | None, connection: Connection, room: Room, service: GameService, limits: Limits
+    text: str | None,
+    connection: Connection,
+    room: Room,
+    service: GameService,
+    limits: Limits,
+    chat: Chat,
+    rematches: Rematches,
 ) -> None:
     """Answer one frame (``text`` None for a binary frame, which is refused)."""
     if not connection.bucket.take():
@@ -202,7 +220,7 @@ async def _handle(
         connection.send_json(refused.error.message_for_socket(refused.ref))
         return
     try:
-        await _dispatch(fields, ref, connection, room, service)
+        await _dispatch(fields, ref, connection, room, service, chat, rematches)
     except ApiError as error:
         connection.send_json(error.message_for_socket(ref))
     except Exception:
@@ -213,10 +231,26 @@ async def _handle(
 
 
 async def _dispatch(
-    fields: Strict, ref: Any, connection: Connection, room: Room, service: GameService
+    fields: Strict,
+    ref: Any,
+    connection: Connection,
+    room: Room,
+    service: GameService,
+    chat: Chat,
+    rematches: Rematches,
 ) -> None:
     if isinstance(fields, Hello):
-        _hello(fields, connection, room)
+        # The chat's lock is held from reading its last messages to subscribing, and
+        # nothing awaits after the rematch is looked up: no message or offer falls between.
+        async with chat.hold(room):
+            history = await chat.recent(room)
+            await rematches.load(room)
+            welcome = _hello(fields, connection, room)
+            welcome["chat"] = history
+            offer = rematches.offer(room)
+            if offer is not None:
+                welcome["rematch"] = offer
+            connection.send_json(welcome)
     elif isinstance(fields, Ping):
         connection.send_json({"type": "pong", "ref": ref})
     elif isinstance(fields, Explain):
@@ -229,6 +263,10 @@ async def _dispatch(
         reply = await service.submit(room, connection.seats, fields.state, fields.move)
         if ref is not None:
             connection.send_json({"type": "accepted", "ref": ref, "ply": reply["ply"]})
+    elif isinstance(fields, ChatSay):
+        said = await chat.say(room, connection.seats, fields.text, fields.seat)
+        if ref is not None:
+            connection.send_json({"type": "accepted", "ref": ref, "chat": said["id"]})
     elif isinstance(fields, Hint):
         if connection.hint_pending:
             raise ApiError(429, "rate-limited", "a hint is already being computed")
@@ -238,7 +276,8 @@ async def _dispatch(
         task.add_done_callback(_background.discard)
 
 
-def _hello(hello: Hello, connection: Connection, room: Room) -> None:
+def _hello(hello: Hello, connection: Connection, room: Room) -> dict[str, Any]:
+    """Subscribe the connection with the seats its tokens prove; return its welcome."""
     seats, unknown = room.seats_for(hello.tokens)
     seats |= room.seats_of_account(connection.account)
     connection.seats = seats
@@ -253,7 +292,7 @@ def _hello(hello: Hello, connection: Connection, room: Room) -> None:
         welcome["missed"] = [str(move) for move in room.game.moves[since:]]
     if unknown:
         welcome["unknown_tokens"] = unknown
-    connection.send_json(welcome)
+    return welcome
 
 
 async def _hint(connection: Connection, room: Room, service: GameService, ref: Any) -> None:
