@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psutil
 import pytest
 from fastapi.testclient import TestClient
 from test_server_support import free_port, sqlite_url, start_server
@@ -21,7 +22,7 @@ from taluva.server.errors import ApiError
 from taluva.server.rooms import GameService
 from taluva.server.scheduling import Audience, FairScheduler, SchedulerClosed
 from taluva.server.store import FINISHED
-from taluva.server.workers import fallback_move
+from taluva.server.workers import AI_ONLY_NICENESS, fallback_move
 
 PEOPLE, AI_ONLY = Audience.PEOPLE, Audience.AI_ONLY
 AI_SEATS = [{"kind": "ai", "level": 1}, {"kind": "ai", "level": 1}]
@@ -319,29 +320,35 @@ def ai_reply_seconds(http: httpx.Client, game_id: str, token: str) -> float:
     return time.monotonic() - sent
 
 
-def test_a_people_game_is_answered_while_strong_ai_only_games_hold_the_workers(
+def worker_niceness(server: int) -> list[int]:
+    """The niceness of each AI worker process of the server with process id ``server``."""
+    children = psutil.Process(server).children(recursive=True)
+    workers = [c for c in children if "multiprocessing-fork" in " ".join(c.cmdline())]
+    return sorted(worker.nice() for worker in workers)
+
+
+def test_a_people_game_is_answered_while_strong_ai_only_games_search_at_low_priority(
     tmp_path: Path,
 ) -> None:
     port = free_port()
-    server = start_server(
-        sqlite_url(tmp_path),
-        port,
-        "--ai-workers",
-        "2",
-        "--ai-only-games",
-        "--games-per-minute",
-        "60",
-    )
+    options = ("--ai-workers", "2", "--ai-only-games", "--games-per-minute", "60")
+    server = start_server(sqlite_url(tmp_path), port, *options)
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
             duel = http.post("/api/games", json={"seats": HUMAN_AND_AI}).json()
             game_id, token = duel["game"]["id"], duel["tokens"][0]["token"]
-            ai_reply_seconds(http, game_id, token)  # both worker processes are up now
+            ai_reply_seconds(http, game_id, token)  # the duel's worker process is up
             strongest = [{"kind": "ai", "level": 5}] * 2
             for _ in range(6):
                 assert http.post("/api/games", json={"seats": strongest}).status_code == 201
-            time.sleep(1.0)  # every worker that AI-only games may hold is in a search
+            deadline = time.monotonic() + 60
+            while AI_ONLY_NICENESS not in worker_niceness(server.pid):
+                assert time.monotonic() < deadline, "no AI-only game started its search"
+                time.sleep(0.1)
             replies = [ai_reply_seconds(http, game_id, token) for _ in range(2)]
+        niceness = worker_niceness(server.pid)
+        # The AI-only games hold one worker, at the lowest priority; the duel has its own.
+        assert (niceness.count(AI_ONLY_NICENESS), set(niceness)) == (1, {0, AI_ONLY_NICENESS})
         # A level-5 move takes seconds, and six games always have one waiting: served in
         # the order asked, the duel's reply would wait behind several of them.
         assert max(replies) < 3.0, replies

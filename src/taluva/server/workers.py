@@ -40,6 +40,9 @@ PR_SET_PDEATHSIG = 1
 PARENT_CHECK_SECONDS = 0.5
 THREAD_WORKERS = 2
 """Threads that play AI seats when the server runs without worker processes."""
+AI_ONLY_NICENESS = 19
+"""How much lower the CPU priority of the processes of AI-only games is (the lowest there is):
+on a busy machine they take only the CPU time nothing else wants."""
 
 
 def _exit_when_orphaned(parent: int) -> None:
@@ -65,6 +68,14 @@ def die_with_parent(parent: int) -> None:
         threading.Thread(
             target=_exit_when_orphaned, args=(parent,), name="taluva-parent", daemon=True
         ).start()
+
+
+def start_worker(parent: int, niceness: int) -> None:
+    """Run first in each worker: die with the server (``die_with_parent``), and lower the
+    process's CPU priority by ``niceness`` (0: as the server's)."""
+    die_with_parent(parent)
+    if niceness and hasattr(os, "nice"):  # not on Windows
+        os.nice(niceness)
 
 
 def ai_spec(level: int) -> str:
@@ -100,37 +111,50 @@ def hint_move(record: dict[str, Any], level: int) -> tuple[str, float]:
 
 class AiRunner:
     """Runs agents in ``workers`` processes (threads when 0) without blocking the server,
-    each game's jobs in turn (``FairScheduler``)."""
+    each game's jobs in turn (``FairScheduler``).
+
+    AI-only games have processes of their own, at the lowest CPU priority
+    (``AI_ONLY_NICENESS``): on a machine whose cores are all busy, a person's AI opponent
+    then gets the CPU first, not only the next free worker. The scheduler still lets no
+    more than ``workers`` jobs run at once, whichever processes run them.
+    """
 
     def __init__(self, workers: int, ai_only_workers: int | None = None) -> None:
         self.workers = workers
         self._closed = False
-        self._executor: Executor = self._new_executor()
         self.scheduler = FairScheduler(workers if workers > 0 else THREAD_WORKERS, ai_only_workers)
+        self._executors: dict[Audience, Executor] = {}
+        for audience in Audience:
+            self._executors[audience] = self._new_executor(audience)
 
-    def _new_executor(self) -> Executor:
+    def _new_executor(self, audience: Audience) -> Executor:
         if self.workers <= 0:
+            # Threads share one priority: both audiences share the same two.
+            shared = self._executors.get(Audience.PEOPLE)
+            if shared is not None and audience != Audience.PEOPLE:
+                return shared
             return ThreadPoolExecutor(max_workers=THREAD_WORKERS, thread_name_prefix="taluva-ai")
+        people = audience == Audience.PEOPLE
         return ProcessPoolExecutor(
-            max_workers=self.workers,
+            max_workers=self.workers if people else self.scheduler.ai_only_workers,
             mp_context=multiprocessing.get_context("spawn"),
-            initializer=die_with_parent,
-            initargs=(os.getpid(),),
+            initializer=start_worker,
+            initargs=(os.getpid(), 0 if people else AI_ONLY_NICENESS),
         )
 
-    async def _run(self, function: Any, *args: Any) -> Any:
+    async def _run(self, audience: Audience, function: Any, *args: Any) -> Any:
         loop = asyncio.get_running_loop()
-        executor = self._executor
+        executor = self._executors[audience]
         try:
             return await loop.run_in_executor(executor, function, *args)
         except BrokenProcessPool:
             if self._closed:
                 raise
-            if self._executor is executor:  # the first of its jobs to see it broken
+            if self._executors[audience] is executor:  # the first of its jobs to see it
                 log.error("an AI worker process died; starting new ones")
                 executor.shutdown(wait=False, cancel_futures=True)
-                self._executor = self._new_executor()
-            return await loop.run_in_executor(self._executor, function, *args)
+                self._executors[audience] = self._new_executor(audience)
+            return await loop.run_in_executor(self._executors[audience], function, *args)
 
     async def choose(
         self, record: dict[str, Any], spec: str, seed: int, *, game: str, audience: Audience
@@ -138,7 +162,7 @@ class AiRunner:
         """The move text the agent ``spec`` plays in the position of ``record``, computed
         when the scheduler gives ``game`` its turn."""
         result: str = await self.scheduler.run(
-            game, audience, lambda: self._run(choose_move, record, spec, seed)
+            game, audience, lambda: self._run(audience, choose_move, record, spec, seed)
         )
         return result
 
@@ -147,7 +171,7 @@ class AiRunner:
     ) -> tuple[str, float]:
         """A suggested move for the side to move, with its evaluation."""
         result: tuple[str, float] = await self.scheduler.run(
-            game, audience, lambda: self._run(hint_move, record, level)
+            game, audience, lambda: self._run(audience, hint_move, record, level)
         )
         return result
 
@@ -155,13 +179,15 @@ class AiRunner:
         """Stop the workers now: queued jobs are cancelled, running ones abandoned."""
         self._closed = True
         self.scheduler.close()
-        executor = self._executor
-        # A worker busy with a long search would hold up the server's exit until done, so
-        # the workers are stopped (Python 3.14 has executor.terminate_workers(); before it,
-        # the pool's own table, which shutdown() clears).
-        table: dict[int, Any] = getattr(executor, "_processes", None) or {}
-        processes = list(table.values())
-        executor.shutdown(wait=False, cancel_futures=True)
+        executors = list({id(executor): executor for executor in self._executors.values()}.values())
+        processes: list[Any] = []
+        for executor in executors:
+            # A worker busy with a long search would hold up the server's exit until done, so
+            # the workers are stopped (Python 3.14 has executor.terminate_workers(); before
+            # it, the pool's own table, which shutdown() clears).
+            table: dict[int, Any] = getattr(executor, "_processes", None) or {}
+            processes.extend(table.values())
+            executor.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             process.terminate()
         for process in processes:
