@@ -5,8 +5,11 @@
 
 import { ApiError, GameSocket, api, playerName, tokens } from "./api.js";
 import { Board } from "./board.js";
+import { ChatPanel } from "./chat.js";
 import { h, clear, toast } from "./dom.js";
 import { playerCard, showResult } from "./panels.js";
+import { RematchPanel } from "./rematch.js";
+import { TurnSignals } from "./signals.js";
 import { lastTurns, movesInWords } from "./movewords.js";
 import {
   TERRAIN_NAMES, canonicalDouble, doubleFootprint, key, moveHexes, neighbour, parseKey,
@@ -41,6 +44,7 @@ export class GamePage {
     this.socket.close();
     clearInterval(this.player);
     document.removeEventListener("keydown", this.keyHandler);
+    this.signals.destroy();
   }
 
   // ------------------------------------------------------------------ layout
@@ -95,6 +99,12 @@ export class GamePage {
       this.replayBox, this.moveForm,
       h("h3", {}, "Moves"), this.log);
     clear(this.root, h("div", { class: "game" }, this.boardWrap, side));
+    // Chat, your-turn signals and rematch (js/chat.js, signals.js, rematch.js).
+    this.signals = new TurnSignals();
+    this.rematch = new RematchPanel(this.id);
+    this.chat = new ChatPanel((message) => this.socket.send(message), this.config.limits);
+    this.statusLine.after(this.rematch.node);
+    side.append(this.signals.node, this.chat.node);
     this.board = new Board(this.boardHost, this.config.style, {
       hover: (hex, event) => this.onHover(hex, event),
       click: (hex, event) => this.onClick(hex, event),
@@ -119,6 +129,8 @@ export class GamePage {
       case "welcome":
         this.seats = message.seats;
         if (message.unknown_tokens) toast("A saved seat token was not accepted.", "error");
+        this.chat.reset(message.chat || []);
+        this.rematch.offer(message.rematch || null);
         this.setState(message.state);
         break;
       case "move":
@@ -134,9 +146,17 @@ export class GamePage {
       case "hint":
         this.showHint(message);
         break;
+      case "chat":
+      case "accepted":
+        this.chat.onMessage(message);
+        break;
+      case "rematch":
+        this.rematch.offer(message.game);
+        break;
       case "error":
         this.hintButton.disabled = false;
         toast(message.message, "error");
+        this.chat.onError(message);
         break;
       default:
         break;
@@ -222,7 +242,10 @@ export class GamePage {
     const s = this.replay ? this.replay.state : this.state;
     if (!s) return;
     this.title.textContent = this.state.name;
-    document.title = `${this.state.name} – Taluva`;
+    const yourMove = this.state.status === "live" && this.seats.includes(this.state.to_move);
+    this.signals.update(`${this.state.name} – Taluva`, yourMove);
+    this.rematch.update(this.state, this.seats);
+    this.chat.update(this.state.players, this.seats);
     this.renderStatus();
     this.renderJoin();
     this.renderTilePanel(s);
