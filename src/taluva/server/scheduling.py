@@ -16,15 +16,12 @@ from __future__ import annotations
 import asyncio
 import enum
 import functools
-import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from taluva.server.errors import ApiError
-
-log = logging.getLogger("taluva.server")
 
 T = TypeVar("T")
 
