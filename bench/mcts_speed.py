@@ -4,17 +4,31 @@ Positions come from greedy self-play at the start, middle and end of games (2 an
 players). For each, one search of a fixed number of iterations is timed; the root's plans
 (every placement with its builds) are timed apart, since they are paid once per turn.
 Then each level answers the same positions and its mean and max seconds per move are shown.
-Times are CPU seconds of this process (``time.process_time``), so that other work on a
-shared machine does not distort them; the wall-clock mean is shown beside them.
-Run ``python bench/mcts_speed.py`` (``--iterations``, ``--decks`` to change the work).
+Times are CPU seconds of the process that searches (``time.process_time``), so that other
+work on a shared machine distorts them less; the wall-clock mean is shown beside them.
+
+``--base REV`` measures the search of an earlier commit side by side with this working tree,
+in one run: REV is checked out in a temporary ``git worktree``, both trees search the same
+positions (made here, passed as records) in worker processes, taking turns round after
+round, and each keeps its best round. ``--instructions`` counts the instructions of each
+tree's searches under valgrind's callgrind instead of timing them (the same count on every
+run, so a busy machine does not matter; about 50 times slower, so fewer positions).
+Run ``python bench/mcts_speed.py`` (``--iterations``, ``--decks`` to change the work), or
+``python bench/mcts_speed.py --base HEAD~3 [--instructions]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import re
+import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 from taluva import Game
 from taluva.ai.agents import GreedyAgent
@@ -22,6 +36,30 @@ from taluva.ai.evaluation import DEFAULT_EVALUATOR
 from taluva.ai.levels import LEVELS, level_agent
 from taluva.ai.mcts import Search
 from taluva.ai.turns import plan_turns
+
+ROOT = Path(__file__).resolve().parents[1]
+
+WORKER = r"""
+import json, random, sys, time
+from taluva import Game
+from taluva.ai.evaluation import DEFAULT_EVALUATOR
+from taluva.ai.mcts import Search
+from taluva.ai.turns import plan_turns
+records, iterations = json.load(open(sys.argv[1])), int(sys.argv[2])
+games = [Game.from_record(record) for record in records]
+done = 0
+root = search = 0.0
+for index, game in enumerate(games if iterations else []):
+    tick = time.process_time()
+    plan_turns(game.copy(), DEFAULT_EVALUATOR, random.Random(index), 0)
+    root += time.process_time() - tick
+    tick = time.process_time()
+    done += Search(game.copy(), random.Random(index)).run(iterations, None).iterations
+    search += time.process_time() - tick
+print(json.dumps({"iterations": done, "search": search, "root": root}))
+"""
+"""Searches the positions of a records file with the tree on PYTHONPATH; uses only the API
+that the earlier versions share (``Search(game, rng).run``, ``plan_turns``)."""
 
 
 def positions(decks: int, players: int) -> list[Game]:
@@ -38,14 +76,15 @@ def positions(decks: int, players: int) -> list[Game]:
     return found
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--iterations", type=int, default=100)
-    parser.add_argument("--decks", type=int, default=4)
-    args = parser.parse_args(argv)
-    start = time.perf_counter()
+def rates(done: int, search: float, root: float) -> tuple[float, float]:
+    """Iterations a second in the tree (the root's plans left out) and counting them."""
+    return done / max(1e-9, search - root), done / max(1e-9, search)
+
+
+def measure_here(decks: int, iterations: int) -> None:
+    """The plain report: both player counts, the rates, then each level's time a move."""
     for players in (2, 4):
-        games = positions(args.decks, players)
+        games = positions(decks, players)
         root_seconds = 0.0
         search_seconds = 0.0
         done = 0
@@ -54,13 +93,13 @@ def main(argv: list[str] | None = None) -> int:
             plan_turns(game.copy(), DEFAULT_EVALUATOR, random.Random(index), 0)
             root_seconds += time.process_time() - tick
             tick = time.process_time()
-            result = Search(game.copy(), random.Random(index)).run(args.iterations, None)
+            result = Search(game.copy(), random.Random(index)).run(iterations, None)
             search_seconds += time.process_time() - tick
             done += result.iterations
-        tree = max(1e-9, search_seconds - root_seconds)
+        tree, counting = rates(done, search_seconds, root_seconds)
         print(
-            f"{players} players, {len(games)} positions: {done / tree:.0f} iterations/s in "
-            f"the tree ({done / search_seconds:.0f}/s counting the root's plans, "
+            f"{players} players, {len(games)} positions: {tree:.0f} iterations/s in "
+            f"the tree ({counting:.0f}/s counting the root's plans, "
             f"{root_seconds / len(games):.3f} s a root)"
         )
         for number, level in LEVELS.items():
@@ -70,6 +109,7 @@ def main(argv: list[str] | None = None) -> int:
                 agent = level_agent(number, seed=index)
                 tick, wall = time.process_time(), time.perf_counter()
                 agent.choose(game.copy())
+                agent.close()
                 times.append(time.process_time() - tick)
                 walls.append(time.perf_counter() - wall)
             print(
@@ -78,6 +118,110 @@ def main(argv: list[str] | None = None) -> int:
                 f"mean, {max(walls):.3f} s max (the build that follows takes ~0)"
             )
         sys.stdout.flush()
+
+
+def run_worker(src: Path, records: Path, iterations: int, callgrind: bool) -> dict[str, float]:
+    """One worker's numbers (iterations, CPU seconds of the searches and of the roots' plans;
+    with ``callgrind``, the instructions of the whole process as ``instructions``)."""
+    env = {**os.environ, "PYTHONPATH": str(src), "PYTHONHASHSEED": "0"}
+    command = [sys.executable, "-c", WORKER, str(records), str(iterations)]
+    if callgrind:
+        command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command]
+    done = subprocess.run(command, check=True, capture_output=True, text=True, env=env)
+    data: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    if callgrind:
+        collected = re.search(r"Collected : (\d+)", done.stderr)
+        if collected is None:
+            raise SystemExit(f"callgrind gave no count: {done.stderr[-500:]}")
+        data["instructions"] = int(collected.group(1))
+    return data
+
+
+def compare(base: str, decks: int, iterations: int, rounds: int, callgrind: bool) -> None:
+    """This working tree against ``base`` on the same positions (see the module docstring)."""
+    with tempfile.TemporaryDirectory() as folder:
+        worktree = Path(folder) / "base"
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(worktree), base],
+            check=True,
+            capture_output=True,
+        )
+        try:
+            trees = {"base": worktree / "src", "now": ROOT / "src"}
+            if callgrind:
+                print(f"base {base} vs this working tree: instructions per iteration (callgrind)")
+            else:
+                print(
+                    f"base {base} vs this working tree: iterations per CPU second, best of "
+                    f"{rounds} rounds (in the tree / counting the root's plans)"
+                )
+            for players in (2, 4):
+                records = Path(folder) / f"positions{players}.json"
+                found = positions(decks, players)
+                records.write_text(json.dumps([game.to_record() for game in found]))
+                label = f"{players} players, {len(found)} positions x {iterations} iterations"
+                if callgrind:
+                    counts = {}
+                    for name, src in trees.items():
+                        idle = run_worker(src, records, 0, True)["instructions"]
+                        data = run_worker(src, records, iterations, True)
+                        counts[name] = (data["instructions"] - idle) / data["iterations"]
+                    print(
+                        f"{label}: base {counts['base']:,.0f}, now {counts['now']:,.0f}; "
+                        f"base/now {counts['base'] / counts['now']:.2f}x",
+                        flush=True,
+                    )
+                    continue
+                best = {name: (0.0, 0.0) for name in trees}
+                for _ in range(rounds):
+                    for name, src in trees.items():
+                        data = run_worker(src, records, iterations, False)
+                        tree, counting = rates(
+                            int(data["iterations"]), data["search"], data["root"]
+                        )
+                        best[name] = (max(best[name][0], tree), max(best[name][1], counting))
+                (b_tree, b_all), (n_tree, n_all) = best["base"], best["now"]
+                print(
+                    f"{label}: base {b_tree:.0f} / {b_all:.0f}, now {n_tree:.0f} / {n_all:.0f}; "
+                    f"now/base {n_tree / b_tree:.2f}x / {n_all / b_all:.2f}x",
+                    flush=True,
+                )
+        finally:
+            subprocess.run(
+                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(worktree)],
+                check=False,
+                capture_output=True,
+            )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument(
+        "--iterations", type=int, default=None, help="per search (100; 40 with --instructions)"
+    )
+    parser.add_argument(
+        "--decks",
+        type=int,
+        default=None,
+        help="games the positions come from (4; 1 with --instructions)",
+    )
+    parser.add_argument("--base", help="a commit to measure side by side with this tree")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds per tree with --base")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="with --base: count instructions under valgrind's callgrind instead of timing",
+    )
+    args = parser.parse_args(argv)
+    if args.instructions and not args.base:
+        parser.error("--instructions compares two trees: give --base REV")
+    iterations = args.iterations or (40 if args.instructions else 100)
+    decks = args.decks or (1 if args.instructions else 4)
+    start = time.perf_counter()
+    if args.base:
+        compare(args.base, decks, iterations, args.rounds, args.instructions)
+    else:
+        measure_here(decks, iterations)
     print(f"took {time.perf_counter() - start:.0f} s")
     return 0
 

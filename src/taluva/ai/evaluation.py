@@ -20,6 +20,9 @@ from typing import Final, NamedTuple
 from taluva.engine.game import Game
 from taluva.engine.hexes import DELTAS
 from taluva.engine.outcome import Outcome
+from taluva.engine.pieces import TEMPLE_KIND, TOWER_KIND
+from taluva.engine.position import Position
+from taluva.engine.rules.settlements import settlements_of
 
 HUT_COUNT: Final = 20
 TEMPLE_COUNT: Final = 3
@@ -66,13 +69,14 @@ class Situation(NamedTuple):
 def situation(game: Game) -> Situation:
     """The situation of a running game (see ``Situation``); turns go round the players still
     in, and each draws one tile (or takes a face-up double-hex tile), so the pile sets them."""
+    s = game.position
     return _situation(
-        game.player_count,
-        game.to_move,
-        game.eliminated,
-        game.tiles_left,
-        len(game.doubles),
-        game.result is not None,
+        s.setup.player_count,
+        s.to_move,
+        s.eliminated,
+        s.pile_left,
+        len(s.doubles_left),
+        s.result is not None,
     )
 
 
@@ -113,10 +117,15 @@ def outcome_results(outcome: Outcome, players: int, win_share: float = 0.0) -> l
     return results
 
 
-Survey = tuple[frozenset[int], bool, bool, dict[int, int], dict[int, int], bool]
+Share = tuple[int, int, bool, int, bool]
+"""What one settlement adds to its owner's features, for a number of huts in hand: a temple
+spot, a tower spot, a temple one expansion away, its best affordable expansion, and whether
+an expansion would place exactly the huts left."""
+
+Survey = tuple[frozenset[int], bool, bool, dict[int, int], dict[int, int], bool, dict[int, Share]]
 """One settlement's surroundings: the hexes it and its neighbours cover, whether it holds a
-temple and a tower, huts an expansion into each terrain needs, hexes per terrain, and
-whether a free neighbour is at level 3 or more."""
+temple and a tower, huts an expansion into each terrain needs, hexes per terrain, whether a
+free neighbour is at level 3 or more, and its shares found so far (by huts in hand)."""
 
 
 class Features(NamedTuple):
@@ -136,39 +145,64 @@ class Features(NamedTuple):
 
 def survey_settlement(game: Game, group: frozenset[int]) -> Survey:
     """What lies around one settlement (see ``Survey``)."""
+    return _survey(game.position, group)
+
+
+def _survey(position: Position, group: frozenset[int]) -> Survey:
+    building = position.building
     has_temple = has_tower = False
-    building = game.building
+    around: set[int] = set()
+    d0, d1, d2, d3, d4, d5 = DELTAS
     for h in group:
-        piece = building(h)
-        kind = "" if piece is None else piece[1]
-        if kind == "temple":
+        kind = building[h] & 3
+        if kind == TEMPLE_KIND:
             has_temple = True
-        elif kind == "tower":
+        elif kind == TOWER_KIND:
             has_tower = True
-    level = game.heights()
-    terrain = game.terrains()
+        around.update((h + d0, h + d1, h + d2, h + d3, h + d4, h + d5))
+    level = position.level
+    terrain = position.terrain
     fields: dict[int, int] = {}
     field_sizes: dict[int, int] = {}
     high = False
-    around = {h + d for h in group for d in DELTAS}
-    for h in around & game.buildable():
+    for h in around & position.free:
         t = terrain[h]
         height = level[h]
         fields[t] = fields.get(t, 0) + height
         field_sizes[t] = field_sizes.get(t, 0) + 1
         if height >= 3:
             high = True
-    return frozenset(around | group), has_temple, has_tower, fields, field_sizes, high
+    around |= group
+    return frozenset(around), has_temple, has_tower, fields, field_sizes, high, {}
+
+
+def _share(survey: Survey, size: int, huts: int) -> Share:
+    _, has_temple, has_tower, fields, field_sizes, high, _ = survey
+    if not fields:
+        return 0, 0, False, 0, False
+    temple_spot = int(not has_temple and size >= 3)
+    tower_spot = int(high and not has_tower)
+    growth = finishing = False
+    best = 0
+    for t, count in fields.items():
+        if count <= huts:
+            best = max(best, count)
+            if count == huts:
+                finishing = True
+            if not has_temple and size < 3 <= size + field_sizes[t]:
+                growth = True
+    return temple_spot, tower_spot, growth, best, finishing
 
 
 class Evaluator:
     """Computes potentials and expected results for positions, with one set of weights."""
 
-    __slots__ = ("_known", "weights")
+    __slots__ = ("_known", "_results", "weights")
 
     def __init__(self, weights: Weights = DEFAULT_WEIGHTS) -> None:
         self.weights = weights
         self._known: dict[tuple[Features, int, bool], float] = {}
+        self._results: dict[tuple[float, ...], list[float]] = {}
 
     def potentials(self, game: Game) -> list[float]:
         """Every player's potential, in temples (eliminated players far below the rest)."""
@@ -193,9 +227,19 @@ class Evaluator:
     def results_of(self, potentials: list[float], where: Situation) -> list[float]:
         """Expected results from potentials: the mean over opponents of a logistic duel, mixed
         with ``win_share`` of the chance to finish first (a soft-max of the potentials)."""
+        key = (*potentials, where.tiles_left)
+        known = self._results
+        found = known.get(key)
+        if found is None:
+            if len(known) > 200_000:
+                known.clear()
+            found = known[key] = self._results_of(potentials, where.tiles_left)
+        return list(found)
+
+    def _results_of(self, potentials: list[float], tiles_left: int) -> list[float]:
         n = len(potentials)
         w = self.weights
-        slope = w.scale + w.late_scale / max(1, where.tiles_left)
+        slope = w.scale + w.late_scale / max(1, tiles_left)
         results = []
         for p in range(n):
             total = 0.0
@@ -287,34 +331,30 @@ class Evaluator:
         ``memo`` keeps each settlement's survey from a first position, reused while none of
         the hexes ``changed`` since then lies in or next to the settlement.
         """
-        supply = game.supply(player)
-        huts, temples, towers = supply["huts"], supply["temples"], supply["towers"]
-        ships = supply["ships"] if "ships" in game.expansions else -1
+        position = game.position
+        huts, temples, towers, ships = position.supply[player]
+        if not position.setup.options.ships:
+            ships = -1
         temple_spots = 0
         tower_spots = 0
         growth = False
         best_expansion = 0
         finishing_huts = huts == 1
-        for group in game.settlements(player):
+        for group in settlements_of(position, player):
             survey = None if memo is None else memo.get(group)
-            if survey is None or not changed.isdisjoint(survey[0]):
-                survey = survey_settlement(game, group)
+            if survey is None or (changed and not changed.isdisjoint(survey[0])):
+                survey = _survey(position, group)
                 if memo is not None and not changed:
                     memo[group] = survey
-            _, has_temple, has_tower, fields, field_sizes, high = survey
-            if not fields:
-                continue
-            if not has_temple and len(group) >= 3:
-                temple_spots += 1
-            if high and not has_tower:
-                tower_spots += 1
-            for t, count in fields.items():
-                if count <= huts:
-                    best_expansion = max(best_expansion, count)
-                    if count == huts:
-                        finishing_huts = True
-                    if not has_temple and len(group) < 3 <= len(group) + field_sizes[t]:
-                        growth = True
+            share = survey[6].get(huts)
+            if share is None:
+                share = survey[6][huts] = _share(survey, len(group), huts)
+            temple_spots += share[0]
+            tower_spots += share[1]
+            growth = growth or share[2]
+            if share[3] > best_expansion:
+                best_expansion = share[3]
+            finishing_huts = finishing_huts or share[4]
         return Features(
             huts,
             temples,

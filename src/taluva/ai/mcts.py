@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from taluva.ai.agents import SAFETY, PlanningAgent
 from taluva.ai.evaluation import DEFAULT_EVALUATOR, Evaluator
@@ -42,6 +42,7 @@ class SearchSettings:
     exploration: float = 0.2
     root_share: float = 0.45  # of a time budget, at most this much for the root's plans
     worlds: int | None = None  # guesses of the pile (None: by budget; 0: a new one each time)
+    lookahead_leaves: bool = False  # value a new leaf by its mover's best plan, made at once
 
 
 ITERATIONS_PER_WORLD = 75
@@ -58,14 +59,31 @@ def world_count(iterations: int | None, seconds: float | None) -> int:
     return max(2, min(16, round(budget / ITERATIONS_PER_WORLD)))
 
 
+@dataclass(frozen=True, slots=True)
+class PlanStats:
+    """What the search learnt of one root plan: its visits and every player's expected result
+    after it (the heuristic's value counted as ``prior_visits`` visits)."""
+
+    plan: Turn
+    visits: int
+    results: tuple[float, ...]
+
+
 @dataclass(slots=True)
 class SearchResult:
-    """What a search found: the plan chosen, its expected result for the mover, the effort."""
+    """What a search found: the plan chosen, its expected result for the mover, the effort,
+    and the statistics of every root plan (best first: most visited, then best valued)."""
 
     plan: Turn
     value: float
     iterations: int
     seconds: float
+    stats: list[PlanStats] = field(default_factory=list)
+
+    @property
+    def results(self) -> tuple[float, ...]:
+        """Every player's expected result after the plan chosen."""
+        return self.stats[0].results if self.stats else self.plan.results
 
 
 class Node:
@@ -78,7 +96,8 @@ class Node:
         self.plans = plans
         self.visits = [0] * len(plans)
         self.sums = [0.0] * len(plans)
-        self.children: list[dict[tuple[object, ...], Node]] = [{} for _ in plans]
+        # None: a position reached once, valued by the heuristic, its plans not made yet
+        self.children: list[dict[tuple[object, ...], Node | None]] = [{} for _ in plans]
         self.width = width
         self.terminal = not plans
 
@@ -104,6 +123,10 @@ class Node:
         return (self.sums[i] + prior * self.plans[i].results[self.mover]) / (self.visits[i] + prior)
 
 
+_UNSEEN = Node(0, [], 0)
+"""Marks a child never reached (a reached one is a Node, or None until it is revisited)."""
+
+
 def _outcome_key(game: Game) -> tuple[object, ...]:
     """What the next decision-maker sees that the plan did not decide: the tile drawn."""
     return (game.to_move, game.phase, game.tile)
@@ -125,6 +148,7 @@ class Search:
         self.settings = settings or SearchSettings()
         self.iterations = 0
         self.worlds: list[Game] = []
+        self.totals: list[list[float]] = []  # per root plan: every player's summed results
 
     def run(self, iterations: int | None, seconds: float | None) -> SearchResult:
         """Search until the budget is spent and return the most visited plan."""
@@ -140,8 +164,10 @@ class Search:
         if not plans:
             moves = ordered(game.legal_moves())
             plan = Turn((self.rng.choice(moves),), tuple(self.evaluator.results(game)))
-            return SearchResult(plan, plan.results[mover], 0, time.perf_counter() - start)
+            stats = [PlanStats(plan, 0, plan.results)]
+            return SearchResult(plan, plan.results[mover], 0, time.perf_counter() - start, stats)
         root = Node(mover, plans, self.settings.root_width)
+        self.totals = [[0.0] * game.player_count for _ in plans]
         count = self.settings.worlds
         if count is None:
             count = world_count(iterations, seconds)
@@ -155,10 +181,22 @@ class Search:
                 if iterations is None and deadline is None:
                     break
         prior = self.settings.prior_visits
-        best = max(range(len(plans)), key=lambda i: (root.visits[i], root.mean(i, prior), -i))
+        ranked = sorted(range(len(plans)), key=lambda i: (-root.visits[i], -root.mean(i, prior), i))
+        stats = [self._stats(root, i) for i in ranked]
+        best = ranked[0]
         return SearchResult(
-            plans[best], root.mean(best, prior), self.iterations, time.perf_counter() - start
+            plans[best], root.mean(best, prior), self.iterations, time.perf_counter() - start, stats
         )
+
+    def _stats(self, root: Node, i: int) -> PlanStats:
+        prior = self.settings.prior_visits
+        n = root.visits[i]
+        plan = root.plans[i]
+        results = tuple(
+            (total + prior * value) / (n + prior)
+            for total, value in zip(self.totals[i], plan.results, strict=True)
+        )
+        return PlanStats(plan, n, results)
 
     def _iterate(self, root: Node, deadline: float | None) -> None:
         i = root.select(self.settings)
@@ -169,16 +207,25 @@ class Search:
         while True:
             path.append((node, i))
             for move in node.plans[i].moves:
-                game.play(move)
+                game.push(move)  # legal in every world: they differ only in tiles to come
             if game.result is not None:
                 results = self.evaluator.results(game)
                 break
             key = _outcome_key(game)
-            child = node.children[i].get(key)
+            children = node.children[i]
+            child = children.get(key, _UNSEEN)
+            if child is _UNSEEN:
+                if not self.settings.lookahead_leaves:
+                    # a leaf seen once: the heuristic values it; its plans wait for a revisit
+                    children[key] = None
+                    results = self.evaluator.results(game)
+                    break
+                child, results = self._expand(game, deadline)
+                children[key] = child
+                break
             if child is None:
                 child, results = self._expand(game, deadline)
-                node.children[i][key] = child
-                break
+                children[key] = child
             if child.terminal:
                 results = self.evaluator.results(game)
                 break
@@ -187,6 +234,9 @@ class Search:
         for parent, i in path:
             parent.visits[i] += 1
             parent.sums[i] += results[parent.mover]
+        totals = self.totals[path[0][1]]
+        for p, value in enumerate(results):
+            totals[p] += value
 
     def _expand(self, game: Game, deadline: float | None) -> tuple[Node, list[float]]:
         settings = self.settings

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from taluva.ai.evaluation import Evaluator, Features, Survey
 from taluva.engine.game import Game
 from taluva.engine.hexes import DELTAS
-from taluva.engine.moves import HUT, Move
+from taluva.engine.moves import DOUBLE, DRAW, EXPAND, HUT, TILE, TILE_KINDS, Move
+from taluva.engine.tiles import double_footprint, footprint
 
 QUIET_TILES = 3
 """How many placements touching no building stand for all of them."""
@@ -50,40 +52,41 @@ def ordered(moves: list[Move]) -> list[Move]:
     return sorted(moves)
 
 
-def near_buildings(buildings: dict[int, tuple[int, str]]) -> set[int]:
+def near_buildings(buildings: Iterable[int]) -> set[int]:
     """The hexes holding a building or next to one."""
     near = set(buildings)
-    near.update([h + d for h in buildings for d in DELTAS])
+    near.update([h + d for h in near for d in DELTAS])
     return near
 
 
 def move_hexes(move: Move) -> tuple[int, ...]:
     """The hexes a move puts something on (a tile's three or two, a build's one or more)."""
-    kind = move.kind
-    if kind == "tile":
-        k = move.orientation
-        return (move.hex, move.hex + DELTAS[k], move.hex + DELTAS[(k + 1) % 6])
-    if kind == "double":
-        return (move.hex, move.hex + DELTAS[move.orientation])
-    if kind == "expand":
-        return tuple(move.hexes)
-    if kind == "draw":
+    kind = move[0]
+    if kind == TILE:
+        return footprint(move[1], move[2])
+    if kind == DOUBLE:
+        return double_footprint(move[1], move[2])
+    if kind == EXPAND:
+        return move[3]
+    if kind == DRAW:
         return ()
-    return (move.hex,)
+    return (move[1],)
 
 
 def relevant_tile_moves(game: Game, rng: random.Random, quiet: int = QUIET_TILES) -> list[Move]:
     """The tile-phase moves worth a look: eruptions, placements next to buildings, every
     non-tile choice (``draw``, ``double``), and a few quiet sea placements standing for the rest."""
-    near = near_buildings(game.buildings())
-    level = game.level
+    position = game.position
+    near = near_buildings(position.building)
+    level = position.level
     relevant: list[Move] = []
     calm: list[Move] = []
     for move in ordered(game.legal_moves()):
-        if move.kind not in ("tile", "double"):
+        kind = move[0]
+        if kind != TILE and kind != DOUBLE:
             relevant.append(move)
             continue
-        if level(move.hex) > 0 or not near.isdisjoint(move_hexes(move)):
+        if move[1] in level or not near.isdisjoint(move_hexes(move)):
             relevant.append(move)
         else:
             calm.append(move)
@@ -146,13 +149,15 @@ class _Scorer:
         # the surveys the move did not come near hold after it too
         memo = {g: survey for g, survey in self.memo.items() if survey[0].isdisjoint(hexes)}
         self.layers[move] = memo
-        return self._update(list(self.base), hexes, memo, frozenset())
+        # a tile changes no supply: it changes only the features of players it comes near
+        builds = move[0] not in TILE_KINDS
+        return self._update(list(self.base), hexes, memo, frozenset(), builds)
 
     def after_both(self, first: Move, second: Move, start: list[Features]) -> list[Features]:
         """Features after ``second``, played after ``first``, from ``start``: the features
         that ``after(first)``, called before, gave."""
         hexes = move_hexes(second)
-        return self._update(list(start), hexes, self.layers[first], frozenset(hexes))
+        return self._update(list(start), hexes, self.layers[first], frozenset(hexes), True)
 
     def _update(
         self,
@@ -160,8 +165,9 @@ class _Scorer:
         hexes: tuple[int, ...],
         memo: dict[frozenset[int], Survey],
         changed: frozenset[int],
+        builds: bool,
     ) -> list[Features]:
-        touched = {self.mover}
+        touched = {self.mover} if builds else set()
         near = self.near
         for h in hexes:
             owners = near.get(h)

@@ -61,7 +61,8 @@ def join(
     that went into it (the new hexes, or a settlement joined)."""
     building = new.building
     settlement = new.settlement = s.settlement.copy()
-    new.settlement_lists = [None] * s.setup.player_count
+    lists = new.settlement_lists = list(s.settlement_lists)  # the others' still hold
+    lists[player] = None
     joined = set(hexes)
     smallest = len(hexes)
     for hex_ in hexes:
