@@ -1,8 +1,8 @@
-"""The AI's commands: ``hint``, ``arena`` and ``engine``.
+"""The AI's commands: ``hint``, ``review``, ``arena`` and ``engine``.
 
-``hint`` and ``engine`` need nothing but the engine and the AI; ``arena`` needs the ``ai``
-extra (openskill for the ratings, tqdm for the progress bar), and ``arena --ray`` the
-``research`` extra (Ray).
+``hint``, ``review`` and ``engine`` need nothing but the engine and the AI; ``arena`` needs
+the ``ai`` extra (openskill for the ratings, tqdm for the progress bar), and ``arena --ray``
+the ``research`` extra (Ray).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ exit codes:
 
 
 def register(subparsers: Any) -> None:
-    """Add ``hint``, ``arena`` and ``engine`` to the ``taluva`` command line."""
+    """Add ``hint``, ``review``, ``arena`` and ``engine`` to the ``taluva`` command line."""
     hint = subparsers.add_parser(
         "hint",
         help="suggest the best move for the side to move, with its evaluation",
@@ -48,6 +48,66 @@ def register(subparsers: Any) -> None:
     )
     hint.add_argument("--json", action="store_true", help="print one JSON object instead")
     hint.set_defaults(func=_cmd_hint)
+
+    review = subparsers.add_parser(
+        "review",
+        help="review a game: each move's cost in winning chance, mistakes and blunders",
+        description="Replay a game record and search every position: for each move, the "
+        "mover's winning chance before and after it (the expected result, 0 to 1), and for "
+        "a move that gave away at least the mistake threshold, the plan the search "
+        "preferred. Ends with a chart of each player's winning chance. Seeded: the same "
+        "record and options give the same review. See docs/ai.md, 'Game review'.",
+        epilog="examples:\n  taluva review game.json\n"
+        "  taluva review game.json --iterations 400 --blunder 0.3\n"
+        "  taluva review game.json --from 30 --to 40 --json\n\n" + _EXIT_CODES,
+        formatter_class=FORMATTER,
+    )
+    review.add_argument("record", metavar="RECORD", help="a game record; '-' reads standard input")
+    review.add_argument(
+        "--iterations",
+        type=_positive,
+        default=200,
+        metavar="N",
+        help="search iterations per position (default 200; more is slower and surer)",
+    )
+    review.add_argument(
+        "--mistake",
+        type=_share,
+        default=0.10,
+        metavar="X",
+        help="winning chance a move must lose to be a mistake (default 0.10)",
+    )
+    review.add_argument(
+        "--blunder",
+        type=_share,
+        default=0.25,
+        metavar="X",
+        help="winning chance a move must lose to be a blunder (default 0.25)",
+    )
+    review.add_argument(
+        "--from",
+        dest="first",
+        type=_positive,
+        default=1,
+        metavar="M",
+        help="first move to review, counting from 1 (default 1)",
+    )
+    review.add_argument(
+        "--to",
+        dest="last",
+        type=_positive,
+        default=None,
+        metavar="M",
+        help="last move to review (default: the last move of the record)",
+    )
+    review.add_argument("--json", action="store_true", help="print one JSON object instead")
+    review.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="report progress on standard error (default: when it is a terminal)",
+    )
+    review.set_defaults(func=_cmd_review)
 
     arena = subparsers.add_parser(
         "arena",
@@ -157,6 +217,65 @@ def _seconds(text: str) -> float:
     if not 0 < value < float("inf"):
         raise argparse.ArgumentTypeError(f"{text} must be a positive number of seconds")
     return value
+
+
+def _share(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a share of winning chance in (0, 1]")
+    return value
+
+
+def _cmd_review(args: argparse.Namespace) -> int:
+    from taluva.ai.review import review
+
+    game = read_game(args.record)
+    if not game.ply:
+        raise InputError(f"{args.record}: the record has no moves to review")
+    last = game.ply if args.last is None else args.last
+    if args.first > last or last > game.ply:
+        raise UsageError(
+            f"--from {args.first} --to {last}: {args.record} has moves 1 to {game.ply}"
+        )
+    if args.mistake > args.blunder:
+        raise UsageError(
+            f"--mistake {args.mistake:g} is above --blunder {args.blunder:g}: a blunder is "
+            "the bigger loss"
+        )
+    show = progress_wanted(args.progress, sys.stderr)
+    result = review(
+        game,
+        iterations=args.iterations,
+        mistake=args.mistake,
+        blunder=args.blunder,
+        first=args.first - 1,
+        last=last,
+        progress=_review_progress(sys.stderr) if show else None,
+    )
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print("\n".join(result.lines()))
+    return 0
+
+
+def _review_progress(stream: Any) -> Callable[[int, int], None]:
+    """Progress of a review on ``stream``: one line rewritten on a terminal, else a line
+    every tenth of the positions."""
+    tty = bool(getattr(stream, "isatty", None) and stream.isatty())
+
+    def show(done: int, total: int) -> None:
+        if tty:
+            end = "\n" if done == total else ""
+            stream.write(f"\rreviewing: position {done} of {total}{end}")
+        elif done == total or done % max(1, total // 10) == 0:
+            stream.write(f"reviewing: position {done} of {total}\n")
+        stream.flush()
+
+    return show
 
 
 def _cmd_hint(args: argparse.Namespace) -> int:
