@@ -6,6 +6,7 @@ from taluva.ai.agents import best_turn
 from taluva.ai.evaluation import DEFAULT_EVALUATOR
 from taluva.ai.levels import LEVELS, level_agent
 from taluva.ai.mcts import MctsAgent
+from taluva.ai.parallel import ParallelMctsAgent
 from taluva.ai.turns import Turn
 from taluva.engine.game import Game
 from taluva.engine.moves import Move
@@ -32,8 +33,11 @@ def hint_plan(game: Game, level: int = 5) -> tuple[Move, float, Turn]:
         raise ValueError(f"level {level!r}: choose a level from 1 to {len(LEVELS)}")
     agent = level_agent(level, HINT_SEED)
     copy = game.copy()
-    if isinstance(agent, MctsAgent):
-        result = agent.search(copy)
+    if isinstance(agent, MctsAgent | ParallelMctsAgent):
+        try:
+            result = agent.search(copy)
+        finally:
+            agent.close()
         return result.plan.moves[0], result.value, result.plan
     plan = best_turn(copy, DEFAULT_EVALUATOR, agent.rng_for(copy))
     return plan.moves[0], plan.results[game.to_move], plan

@@ -1,4 +1,4 @@
-"""Playing levels for people, 1 (beginner) to 5 (strongest), mapped to agents and budgets.
+"""Playing levels for people, 1 (beginner) to 6 (expert), mapped to agents and budgets.
 
 The search levels are bounded by iterations (so they play the same way on any machine) and
 by a time limit that they never exceed by more than a tenth (so a slow machine never keeps a
@@ -15,6 +15,7 @@ from typing import Final
 from taluva.ai.agents import SAFETY, Agent, GreedyAgent, PlanningAgent
 from taluva.ai.evaluation import DEFAULT_EVALUATOR, Evaluator
 from taluva.ai.mcts import MctsAgent
+from taluva.ai.parallel import ParallelMctsAgent
 from taluva.ai.turns import plan_turns
 from taluva.engine.game import Game
 from taluva.engine.moves import Move
@@ -26,7 +27,7 @@ class Level:
 
     number: int
     title: str
-    agent: str  # "casual", "greedy" or "mcts"
+    agent: str  # "casual", "greedy", "mcts" or "parallel" (mcts on every core)
     iterations: int | None = None
     seconds: float | None = None
 
@@ -45,10 +46,14 @@ LEVELS: Final = {
     3: Level(3, "medium", "mcts", iterations=30, seconds=2.0),
     4: Level(4, "hard", "mcts", iterations=150, seconds=4.0),
     5: Level(5, "strongest", "mcts", iterations=800, seconds=8.0),
+    6: Level(6, "expert", "parallel", iterations=800, seconds=8.0),
 }
-"""The levels; the agent ``mcts`` without a budget plays like the top one."""
+"""The levels. Level 6 runs level 5's search on every core at once, each process from its own
+seed and with the whole budget, and adds up their root visits (``taluva.ai.parallel``)."""
 
-TOP_LEVEL: Final = max(LEVELS)
+TOP_LEVEL: Final = 5
+"""The strongest level that searches in one process: the agent ``mcts`` without a budget
+plays like it."""
 
 
 class CasualAgent(PlanningAgent):
@@ -80,7 +85,7 @@ class CasualAgent(PlanningAgent):
 
 
 def level_agent(number: int, seed: int | None = None) -> Agent:
-    """The agent that plays at a level from 1 to 5."""
+    """The agent that plays at a level from 1 to 6."""
     level = LEVELS[number]
     if level.agent == "casual":
         return CasualAgent(seed, seconds=level.seconds)
@@ -88,6 +93,10 @@ def level_agent(number: int, seed: int | None = None) -> Agent:
         agent: Agent = GreedyAgent(seed, seconds=level.seconds)
         agent.name = f"level:{number}"
         return agent
+    if level.agent == "parallel":
+        return ParallelMctsAgent(
+            seed, iterations=level.iterations, seconds=level.seconds, name=f"level:{number}"
+        )
     return MctsAgent(
         seed, iterations=level.iterations, seconds=level.seconds, name=f"level:{number}"
     )

@@ -195,7 +195,10 @@ class EngineSession:
                 f"bestmove: expected 'bestmove', 'bestmove iterations N' or "
                 f"'bestmove time SECONDS', not 'bestmove {rest}'"
             )
-        return [str(agent.choose(game.copy()))]
+        try:
+            return [str(agent.choose(game.copy()))]
+        finally:
+            agent.close()
 
     def _record(self, rest: str) -> list[str]:
         _no_arguments("record", rest)

@@ -1,0 +1,193 @@
+"""Root-parallel tree search: several processes search the same position, each from its own
+seed, and the visits of their root plans are added up.
+
+This process runs one of the searches itself, so a move is ready at the deadline even if no
+helper answers in time (a helper's late answer is dropped). Helpers run in a pool of
+``spawn``-ed processes (safe beside the server's threads) that the agent keeps between moves;
+``close()`` ends them, and so does the agent's garbage collection; a helper whose parent
+died ends itself. As with any ``spawn``, a script that uses this agent must start from an
+``if __name__ == "__main__":`` block.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import random
+import threading
+import time
+import weakref
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from typing import Any
+
+from taluva.ai.agents import SAFETY, PlanningAgent
+from taluva.ai.mcts import PlanStats, Search, SearchResult, SearchSettings
+from taluva.ai.turns import Turn
+from taluva.engine.game import Game
+from taluva.engine.moves import Move
+
+GRACE = 0.05
+"""Share of the time budget the helpers' answers may take to arrive after the search ends."""
+
+
+Answer = list[tuple[list[str], int, list[float], list[float]]]
+"""A helper's root statistics: each plan's move texts, visits, results after it and the
+heuristic's results of it."""
+
+
+def _root_search(
+    record: dict[str, Any], seed: int, iterations: int | None, deadline: float | None
+) -> Answer:
+    """Run in a helper: search the record's position until ``deadline`` (a ``time.time()``
+    value) or for ``iterations``; return every root plan's moves, visits, results after it
+    and the heuristic's results of it."""
+    game = Game.from_record(record)
+    seconds = None if deadline is None else max(0.001, (deadline - time.time()) / SAFETY)
+    found = Search(game, random.Random(seed)).run(iterations, seconds)
+    return [
+        ([str(m) for m in s.plan.moves], s.visits, list(s.results), list(s.plan.results))
+        for s in found.stats
+    ]
+
+
+def _watch_parent(parent: int) -> None:
+    """Run when a helper starts: end it as soon as the process that started it is gone, even
+    if that one was killed before it could say so."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def _warm_up() -> int:
+    """Run in a new helper so that its imports are done before the first search."""
+    return os.getpid()
+
+
+def merge(game: Game, local: SearchResult, answers: list[Answer]) -> SearchResult:
+    """Add the helpers' root statistics to the local search's: visits add up, results are
+    averaged, each search's counting its visits and the prior; the most visited plan wins
+    (then the best valued)."""
+    mover = game.to_move
+    prior = SearchSettings().prior_visits
+    rows = [(tuple(str(m) for m in s.plan.moves), s.visits, s.results, s.plan) for s in local.stats]
+    iterations = local.iterations
+    for answer in answers:
+        for texts, n, after, heuristic in answer:
+            plan = Turn(tuple(Move.parse(t) for t in texts), tuple(heuristic))
+            rows.append((tuple(texts), n, tuple(after), plan))
+            iterations += n
+    visits: dict[tuple[str, ...], int] = {}
+    weights: dict[tuple[str, ...], float] = {}
+    sums: dict[tuple[str, ...], list[float]] = {}
+    plans: dict[tuple[str, ...], Turn] = {}
+    for key, n, results, plan in rows:
+        plans.setdefault(key, plan)
+        visits[key] = visits.get(key, 0) + n
+        weights[key] = weights.get(key, 0.0) + n + prior
+        total = sums.setdefault(key, [0.0] * len(results))
+        for p, value in enumerate(results):
+            total[p] += (n + prior) * value
+    means = {key: tuple(v / weights[key] for v in sums[key]) for key in visits}
+    ranked = sorted(visits, key=lambda key: (-visits[key], -means[key][mover], key))
+    stats = [PlanStats(plans[key], visits[key], means[key]) for key in ranked]
+    best = ranked[0]
+    return SearchResult(plans[best], means[best][mover], iterations, local.seconds, stats)
+
+
+class ParallelMctsAgent(PlanningAgent):
+    """The expert: ``processes`` root searches of ``iterations`` each (or until ``seconds``),
+    this process running one, merged at the root (see the module docstring)."""
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        processes: int | None = None,
+        name: str | None = None,
+    ) -> None:
+        if iterations is None and seconds is None:
+            raise ValueError("a search needs a budget: iterations, seconds or both")
+        count = processes if processes is not None else os.cpu_count() or 1
+        if count < 1:
+            raise ValueError(f"processes={count}: at least one")
+        super().__init__(name or f"parallel:processes={count}", seed)
+        self.iterations = iterations
+        self.seconds = seconds
+        self.processes = count
+        self.last: SearchResult | None = None
+        self._pool: ProcessPoolExecutor | None = None
+        self._finalizer: weakref.finalize[Any, Any] | None = None
+
+    def plan(self, game: Game) -> tuple[Move, ...]:
+        return self.search(game).plan.moves
+
+    def search(self, game: Game) -> SearchResult:
+        """Run the searches from the game's position; remember the merged result in ``last``."""
+        start = time.time()
+        rng = self.rng_for(game)
+        seeds = [rng.randrange(2**32) for _ in range(self.processes)]
+        deadline = None if self.seconds is None else start + self.seconds * SAFETY
+        futures: list[Future[Any]] = []
+        if self.processes > 1:
+            pool = self._helpers()
+            record = game.to_record()
+            try:
+                futures = [
+                    pool.submit(_root_search, record, seed, self.iterations, deadline)
+                    for seed in seeds[1:]
+                ]
+            except RuntimeError:  # the pool broke (a helper died): carry on alone
+                self._shut_down(wait=False)
+        local = Search(game.copy(), random.Random(seeds[0])).run(self.iterations, self.seconds)
+        answers: list[Answer] = []
+        for future in futures:
+            wait = None
+            if deadline is not None:
+                wait = max(0.0, deadline + GRACE * (self.seconds or 0.0) - time.time())
+            try:
+                answers.append(future.result(timeout=wait))
+            except FutureTimeout:
+                future.cancel()
+            except Exception:  # a helper's failure must not lose the move
+                self._shut_down(wait=False)
+        found = merge(game, local, answers)
+        if not game.is_legal(found.plan.moves[0]):
+            found = local
+        self.last = found
+        return found
+
+    def close(self) -> None:
+        """End the helper processes (waiting for them)."""
+        self._shut_down(wait=True)
+
+    def _helpers(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(
+                self.processes - 1,
+                mp_context=context,
+                initializer=_watch_parent,
+                initargs=(os.getpid(),),
+            )
+            for _ in range(self.processes - 1):
+                self._pool.submit(_warm_up)
+            self._finalizer = weakref.finalize(self, _shutdown, self._pool)
+        return self._pool
+
+    def _shut_down(self, wait: bool) -> None:
+        pool, self._pool = self._pool, None
+        if self._finalizer is not None:
+            self._finalizer.detach()
+            self._finalizer = None
+        if pool is not None:
+            pool.shutdown(wait=wait, cancel_futures=True)
+
+
+def _shutdown(pool: ProcessPoolExecutor) -> None:
+    pool.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,126 @@
+"""Level 6, the root-parallel search (``taluva.ai.parallel``): legal moves under any budget,
+root statistics merged by plan, and no helper process outliving its agent or its parent."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import psutil
+
+from taluva import Game
+from taluva.ai.levels import LEVELS, level_agent
+from taluva.ai.mcts import Search
+from taluva.ai.parallel import ParallelMctsAgent, merge
+
+
+def helpers(process: psutil.Process) -> list[psutil.Process]:
+    """The search helpers among a process's children (multiprocessing's resource tracker,
+    which lives as long as its parent, is not one)."""
+    found = []
+    for child in process.children(recursive=True):
+        try:
+            if child.status() != psutil.STATUS_ZOMBIE and "resource_tracker" not in " ".join(
+                child.cmdline()
+            ):
+                found.append(child)
+        except psutil.NoSuchProcess:
+            continue
+    return found
+
+
+def test_level_6_searches_on_every_core_with_level_5s_budget() -> None:
+    agent = level_agent(6, seed=1)
+    try:
+        assert isinstance(agent, ParallelMctsAgent)
+        assert agent.processes == (os.cpu_count() or 1)
+        assert (agent.iterations, agent.seconds) == (LEVELS[5].iterations, LEVELS[5].seconds)
+        assert agent.name == "level:6"
+    finally:
+        agent.close()
+
+
+def test_merging_adds_the_visits_of_the_same_plan_and_keeps_the_most_visited() -> None:
+    game = Game.new(players=2, seed=3)
+    game.play("tile 0,0 0")
+    game.play("hut 1,-1")
+    first = Search(game.copy(), random.Random(1)).run(40, None)
+    second = Search(game.copy(), random.Random(2)).run(40, None)
+    answer = [
+        ([str(m) for m in s.plan.moves], s.visits, list(s.results), list(s.plan.results))
+        for s in second.stats
+    ]
+    merged = merge(game, first, [answer])
+    assert merged.iterations == 80
+    visits = {tuple(str(m) for m in s.plan.moves): 0 for s in first.stats + second.stats}
+    for s in first.stats + second.stats:
+        visits[tuple(str(m) for m in s.plan.moves)] += s.visits
+    assert {tuple(str(m) for m in s.plan.moves): s.visits for s in merged.stats} == visits
+    assert merged.stats[0].visits == max(visits.values())
+    assert merged.plan is merged.stats[0].plan
+    assert game.is_legal(merged.plan.moves[0])
+
+
+def test_a_tiny_time_budget_still_gives_a_legal_move_and_close_ends_the_helpers() -> None:
+    game = Game.new(players=2, seed=5)
+    agent = ParallelMctsAgent(seed=1, seconds=0.02, processes=2)
+    try:
+        for _ in range(4):
+            move = agent.choose(game.copy())
+            assert game.is_legal(move)
+            game.play(move)
+        assert helpers(psutil.Process()) != []
+    finally:
+        agent.close()
+    assert helpers(psutil.Process()) == []
+
+
+def test_helpers_answer_and_their_visits_count() -> None:
+    game = Game.new(players=2, seed=5)
+    agent = ParallelMctsAgent(seed=1, iterations=20, processes=2)
+    try:
+        agent.choose(game.copy())
+        assert agent.last is not None and agent.last.iterations == 40
+    finally:
+        agent.close()
+
+
+def test_no_helper_outlives_a_killed_parent() -> None:
+    script = textwrap.dedent(
+        """
+        import sys, time
+        from taluva import Game
+        from taluva.ai.parallel import ParallelMctsAgent
+        if __name__ == "__main__":
+            agent = ParallelMctsAgent(seed=1, iterations=5, processes=3)
+            agent.choose(Game.new(players=2, seed=1))
+            print("ready", flush=True)
+            time.sleep(60)
+        """
+    )
+    parent = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, start_new_session=True
+    )
+    try:
+        assert parent.stdout is not None
+        assert parent.stdout.readline().strip() == "ready"
+        started = helpers(psutil.Process(parent.pid))
+        assert len(started) == 2
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(
+            p.is_running() and p.status() != psutil.STATUS_ZOMBIE for p in started
+        ):
+            time.sleep(0.1)
+        assert [
+            p.pid for p in started if p.is_running() and p.status() != psutil.STATUS_ZOMBIE
+        ] == []
+    finally:
+        if parent.poll() is None:
+            parent.kill()
