@@ -120,6 +120,19 @@ def test_sign_up_signs_in_with_an_http_only_samesite_cookie_and_stores_only_dige
     store.close()
 
 
+def test_the_session_cookie_is_secure_when_the_page_is_served_over_https(
+    client: TestClient,
+) -> None:
+    plain = client.post("/api/accounts", json={"name": "Ana", "password": PASSWORD})
+    assert "secure" not in plain.headers["set-cookie"].lower()
+    behind_tls = client.post(
+        "/api/session",
+        json={"name": "Ana", "password": PASSWORD},
+        headers={"x-forwarded-proto": "https"},
+    )
+    assert "; secure" in behind_tls.headers["set-cookie"].lower()
+
+
 def test_a_taken_name_is_refused_at_sign_up_whatever_its_case(client: TestClient) -> None:
     sign_up(client, "Ana")
     for name in ("Ana", "ANA", " ana "):
@@ -439,3 +452,19 @@ def test_the_migration_adds_the_account_tables_to_an_existing_database(tmp_path:
     assert {"accounts", "sessions", "ratings", "rating_changes", "seat_stats"} <= names
     assert "account_id" in columns
     store.close()
+
+
+def test_my_games_leaves_out_games_called_off(tmp_path: Path) -> None:
+    with client_for(sqlite_url(tmp_path)) as client:
+        sign_up(client, "Ana")
+        kept, _ = create_game(client, [{"kind": "human", "take": True}, {"kind": "human"}])
+        called_off, _ = create_game(client, [{"kind": "human", "take": True}, {"kind": "human"}])
+        store = Store(sqlite_url(tmp_path))
+        games = Base.metadata.tables["games"]
+        with store.engine.begin() as connection:
+            connection.execute(
+                update(games).where(games.c.id == called_off).values(status="cancelled")
+            )
+        store.close()
+        listed = [g["id"] for g in client.get("/api/my/games").json()["games"]]
+    assert listed == [kept]

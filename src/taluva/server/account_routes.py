@@ -67,7 +67,9 @@ def _set_session(response: Response, request: Request, token: str) -> None:
         path="/",
         httponly=True,
         samesite="lax",
-        secure=request.url.scheme == "https",
+        # behind a TLS proxy the scheme arrives as a header; trusting it from anyone is
+        # harmless, since a Secure cookie only stops the browser from sending it over HTTP
+        secure="https" in (request.url.scheme, request.headers.get("x-forwarded-proto")),
     )
 
 

@@ -22,7 +22,7 @@ from taluva.server.models import (
 )
 from taluva.server.ratings import shown
 from taluva.server.standings import TILES_REASONS, VICTORY_REASONS
-from taluva.server.store import StoredGame, StoredSeat
+from taluva.server.store import STATUSES, StoredGame, StoredSeat
 
 _ACCOUNTS = Base.metadata.tables[AccountRow.__tablename__]
 _GAMES = Base.metadata.tables[GameRow.__tablename__]
@@ -38,13 +38,14 @@ RECENT_GAMES = 20
 
 
 def games_of_account(engine: Engine, account_id: int, limit: int) -> list[StoredGame]:
-    """The games in which an account holds a seat, most recently active first (seats
-    loaded, moves not)."""
+    """The open, live and finished games in which an account holds a seat, most recently
+    active first (seats loaded, moves not)."""
     with engine.connect() as connection:
         rows = connection.execute(
             select(_GAMES)
             .where(
-                _GAMES.c.id.in_(select(_SEATS.c.game_id).where(_SEATS.c.account_id == account_id))
+                _GAMES.c.id.in_(select(_SEATS.c.game_id).where(_SEATS.c.account_id == account_id)),
+                _GAMES.c.status.in_(STATUSES),
             )
             .order_by(_GAMES.c.updated_at.desc(), _GAMES.c.id)
             .limit(limit)
