@@ -27,6 +27,7 @@ async function route() {
   const other = match ? null : accountPage(location.hash);
   page = match ? new GamePage(root, match[1], config) : other ? other.page : new Lobby(root, config);
   document.body.dataset.page = match ? "game" : other ? other.name : "lobby";
+  window.scrollTo(0, 0); // a new page starts at its top (the board), wherever the last one was
 }
 
 // The account views: My games, a player's profile, the leaderboard (null: another page).

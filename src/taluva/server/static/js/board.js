@@ -136,7 +136,7 @@ export class Board {
   outline(layer, hexes, colour, width = 3, dash = null, fill = "none", inset = 2) {
     for (const [q, r] of hexes) {
       const face = this.art.face(this.projection, q, r, this.level(q, r), (SIZE - inset) / SIZE);
-      el("polygon", { points: points(face), fill, stroke: colour, "stroke-width": width, "stroke-dasharray": dash }, layer);
+      el("polygon", { points: points(face), fill, stroke: colour, "stroke-width": width, "stroke-dasharray": dash, "data-hex": key(q, r) }, layer);
     }
   }
 
@@ -147,6 +147,9 @@ export class Board {
   setMarks(marks = {}) {
     this.marks = marks;
     this.drawMarks();
+    // The camera follows the action: if no spot or target of this turn is in view, show all.
+    const wanted = marks.spots?.length ? marks.spots : marks.targets || [];
+    if (wanted.length && !wanted.some((hex) => this.contains(this.boxOf([hex])))) this.fit();
   }
 
   drawMarks() {
@@ -160,10 +163,13 @@ export class Board {
       this.outline(g, turn.hexes, this.playerColour(turn.seat), turn.latest ? 3 : 2.5, turn.latest ? null : "6 4", "none", 3);
     }
     this.outline(layer, lastTurn, this.style.last_move, 2.5, "5 3");
-    this.outline(layer, targets, this.style.cursor, 2, null, "rgba(0,229,255,0.14)");
+    const nearer = (a, b) => this.projection.depth(...a) - this.projection.depth(...b);
+    const targetGroup = el("g", { class: "targets" }, layer);
+    this.outline(targetGroup, [...targets].sort(nearer), this.style.cursor, 2, null, "rgba(0,229,255,0.14)");
+    for (const node of targetGroup.children) node.setAttribute("pointer-events", "all");
     for (const [q, r] of spots) {
       const [x, y] = this.projection.hexTop(q, r, this.level(q, r));
-      el("circle", { cx: x, cy: y, r: 5, fill: this.style.cursor, stroke: "#003844", "stroke-width": 1.2, class: "spot" }, layer);
+      el("circle", { cx: x, cy: y, r: 5.5, fill: this.style.cursor, stroke: "#003844", "stroke-width": 1.2, class: "spot", "data-hex": key(q, r), "pointer-events": "all" }, layer);
     }
     if (selected) this.outline(layer, [selected], "#ffffff", 3.5);
   }
@@ -204,7 +210,7 @@ export class Board {
       const t = el("text", { x, y: y + 20, class: "buried-count", fill: "#ffffff", stroke: "#000", "stroke-width": 3, "paint-order": "stroke", "text-anchor": "middle" }, g);
       t.textContent = `−${building.level}`;
     }
-    return [...buried.entries()].map(([player, huts]) => ({ player, huts }));
+    return [...buried.entries()].sort((a, b) => a[0] - b[0]).map(([player, huts]) => ({ player, huts }));
   }
 
   /** Pieces a build would add, half transparent, each hex with its hut count. */
@@ -283,8 +289,14 @@ export class Board {
     this.camera.reveal(this.boxOf(hexes), { reserve });
   }
 
+  /** Centre `hexes` above `reserve` CSS pixels, zooming in if pieces would be too small. */
+  focus(hexes, reserve = 0) {
+    if (hexes.length) this.camera.focus(this.boxOf(hexes), { reserve });
+  }
+
   /** Turn the view by `step` sixths of a turn about what is in the middle of the screen. */
   turn(step) {
+    const whole = this.state ? this.contains(this.islandBox()) : false;
     const old = this.projection;
     const [wx, wy] = old.unpoint(this.camera.cx, this.camera.cy, 0);
     this.projection = new Projection(old.turn + step);
@@ -293,7 +305,14 @@ export class Board {
     this.camera.cy = cy;
     if (this.state) this.draw();
     this.camera.apply();
+    if (whole && !this.contains(this.islandBox())) this.fit();
     this.callbacks.turned?.(this.projection.turn);
+  }
+
+  /** Whether box lies wholly in the view. */
+  contains(box) {
+    const v = this.camera.visible();
+    return box.x >= v.x && box.y >= v.y && box.x + box.w <= v.x + v.w && box.y + box.h <= v.y + v.h;
   }
 
   toSvg(clientX, clientY) {
@@ -301,6 +320,22 @@ export class Board {
     if (!matrix) return [0, 0];
     const pt = new DOMPoint(clientX, clientY).matrixTransform(matrix.inverse());
     return [pt.x, pt.y];
+  }
+
+  /** The hex of a legal spot or build target drawn under a screen point: they show above
+   * the island, so one behind a raised hex is still taken where it is seen. */
+  spotAt(clientX, clientY) {
+    const hit = document.elementFromPoint(clientX, clientY);
+    if (!hit?.getAttribute?.("data-hex") || !this.markLayer.contains(hit)) return null;
+    return hit.getAttribute("data-hex").split(",").map(Number);
+  }
+
+  /** The hex under a pointer event: a spot drawn there, else the raised hex seen there. */
+  hexOfEvent(event) {
+    const spot = this.spotAt(event.clientX, event.clientY);
+    if (spot) return spot;
+    const [x, y] = this.toSvg(event.clientX, event.clientY);
+    return this.hexUnder(x, y);
   }
 
   /** The hex whose (raised) top face is under a point: nearer and higher hexes first. */
@@ -320,7 +355,7 @@ export class Board {
 
   bindKeys() {
     this.svg.addEventListener("keydown", (event) => {
-      const arrows = { ArrowLeft: [1, 0], ArrowRight: [-1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+      const arrows = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
       let handled = true;
       if (event.key === "[") this.turn(-1);
       else if (event.key === "]") this.turn(1);
@@ -342,6 +377,9 @@ export class Board {
     let pinch = null;
     svg.addEventListener("pointerdown", (event) => {
       this.motion.skip();
+      // A touch must not focus (and so scroll) the board natively: the page focuses it
+      // without scrolling, and the board's own gestures replace the emulated mouse.
+      if (event.pointerType !== "mouse") event.preventDefault();
       svg.setPointerCapture?.(event.pointerId);
       this.pointers.set(event.pointerId, [event.clientX, event.clientY]);
       if (this.pointers.size === 2) {
@@ -370,18 +408,12 @@ export class Board {
         this.pan(x - drag.start[0], y - drag.start[1]);
         return;
       }
-      if (event.pointerType === "mouse" || !drag) {
-        const [x, y] = this.toSvg(event.clientX, event.clientY);
-        this.callbacks.hover?.(this.hexUnder(x, y), event);
-      }
+      if (event.pointerType === "mouse" || !drag) this.callbacks.hover?.(this.hexOfEvent(event), event);
     });
     const end = (event) => {
       this.pointers.delete(event.pointerId);
       if (this.pointers.size < 2) pinch = null;
-      if (drag && !drag.moved && event.type === "pointerup") {
-        const [x, y] = this.toSvg(event.clientX, event.clientY);
-        this.callbacks.click?.(this.hexUnder(x, y), event);
-      }
+      if (drag && !drag.moved && event.type === "pointerup") this.callbacks.click?.(this.hexOfEvent(event), event);
       drag = null;
     };
     svg.addEventListener("pointerup", end);

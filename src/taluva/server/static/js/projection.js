@@ -127,6 +127,17 @@ export class Camera {
     if (dx || dy) this.moveTo(this.cx + dx, this.cy + dy, this.scale, true);
   }
 
+  /** Centre box in the view above `reserve` pixels, zooming in until a board unit is at
+   * least `pixels` CSS pixels wide (never zooming out past what shows the box whole). */
+  focus(box, { reserve = 0, pixels = 1.4, margin = 24 } = {}) {
+    const [w, h] = this.pixels();
+    const usable = Math.max(h - reserve, h * 0.3);
+    const whole = Math.max((box.w + 2 * margin) / w, (box.h + 2 * margin) / usable);
+    const scale = Math.max(MIN_SCALE, Math.min(this.scale, Math.max(1 / pixels, whole)));
+    const cy = box.y + box.h / 2 + (reserve * scale) / 2;
+    this.moveTo(box.x + box.w / 2, cy, scale, true);
+  }
+
   moveTo(cx, cy, scale, animate) {
     cancelAnimationFrame(this.glide?.frame);
     this.glide = null;

@@ -1,0 +1,474 @@
+"""The board in Chromium: screenshots against reference images at three screen sizes, the
+accessibility audit (axe-core), the camera, the previews, the log in words, the animations,
+and a whole game against the AI played by tapping on a phone.
+
+The positions are fixed games (``positions.py``) stored before the server starts, so every
+run draws the same pixels. Set ``TALUVA_UPDATE_SCREENSHOTS=1`` to write the reference images
+again (then look at them before committing them); a failed comparison leaves the new image
+and a difference image in ``$TALUVA_SCREENSHOTS`` (or the temporary folder) to look at.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image, ImageChops
+from test_server_support import free_port, start_server
+
+from taluva import Game
+
+from .positions import Position, seed_positions, token_of
+
+TIMEOUT_MS = 15000
+REFERENCES = Path(__file__).resolve().parent / "screenshots"
+SIZES = {"phone": (360, 740), "tablet": (768, 1024), "desktop": (1440, 900)}
+PIXEL_TOLERANCE = 24
+"""A pixel differs when one of its channels differs by more than this (anti-aliasing moves)."""
+DIFFERING_SHARE = 0.004
+"""At most this share of the pixels may differ."""
+
+
+@pytest.fixture(scope="module")
+def positions() -> Iterator[tuple[str, dict[str, Position]]]:
+    """A server on a database holding the fixed positions: its URL and the positions."""
+    folder = Path(tempfile.mkdtemp(prefix="taluva-board-"))
+    database = f"sqlite:///{folder / 'games.sqlite3'}"
+    stored = seed_positions(database)
+    port = free_port()
+    process = start_server(database, port)
+    try:
+        yield f"http://127.0.0.1:{port}", stored
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def open_position(
+    browser: Any, url: str, game_id: str, size: str, *, motion: bool = False, seat: int = 0
+) -> tuple[Any, Any]:
+    """A page showing a stored position as the player of ``seat``, at one of SIZES."""
+    width, height = SIZES[size]
+    phone = size == "phone"
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        is_mobile=phone,
+        has_touch=phone,
+        reduced_motion="no-preference" if motion else "reduce",
+    )
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    page.goto(url + "/")
+    page.evaluate(
+        "t => localStorage.setItem('taluva.tokens', JSON.stringify(t))",
+        {game_id: {str(seat): token_of(game_id, seat)}},
+    )
+    page.goto(f"{url}/#/game/{game_id}")
+    page.wait_for_selector("svg.board .hex")
+    page.wait_for_function(
+        "() => document.querySelector('.connection')?.textContent.includes('live')"
+    )
+    page.evaluate("document.fonts.ready")
+    return context, page
+
+
+def compare_with_reference(page: Any, name: str) -> None:
+    """The page's screenshot matches the reference image within the tolerances."""
+    shot = Path(tempfile.mkdtemp(prefix="taluva-shot-")) / f"{name}.png"
+    # The game area from its top, one screen high: the site's header is not the board's.
+    width, height = page.viewport_size["width"], page.viewport_size["height"]
+    top = page.evaluate("document.querySelector('.game').getBoundingClientRect().top + scrollY")
+    clip = {"x": 0, "y": top, "width": width, "height": height}
+    page.screenshot(path=str(shot), animations="disabled", caret="hide", full_page=True, clip=clip)
+    reference = REFERENCES / f"{name}.png"
+    if os.environ.get("TALUVA_UPDATE_SCREENSHOTS"):
+        REFERENCES.mkdir(parents=True, exist_ok=True)
+        Image.open(shot).save(reference, optimize=True)
+    assert reference.exists(), f"no reference {reference}: run with TALUVA_UPDATE_SCREENSHOTS=1"
+    actual = Image.open(shot).convert("RGB")
+    expected = Image.open(reference).convert("RGB")
+    assert actual.size == expected.size, f"{name}: {actual.size} against {expected.size}"
+    difference = ImageChops.difference(actual, expected)
+    channels = difference.split()
+    mask = channels[0].point(lambda v: 255 if v > PIXEL_TOLERANCE else 0)
+    for channel in channels[1:]:
+        mask = ImageChops.lighter(mask, channel.point(lambda v: 255 if v > PIXEL_TOLERANCE else 0))
+    differing = mask.histogram()[255]
+    share = differing / (actual.size[0] * actual.size[1])
+    if share > DIFFERING_SHARE:
+        out = Path(os.environ.get("TALUVA_SCREENSHOTS") or tempfile.mkdtemp(prefix="taluva-diff-"))
+        out.mkdir(parents=True, exist_ok=True)
+        actual.save(out / f"{name}.actual.png")
+        mask.save(out / f"{name}.diff.png")
+        pytest.fail(f"{name}: {share:.2%} of the pixels differ (images in {out})")
+
+
+def centre_of(locator: Any) -> tuple[float, float]:
+    box = locator.bounding_box()
+    assert box is not None
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def tappable(page: Any, selector: str) -> tuple[float, float, str]:
+    """The centre of the first element of ``selector`` that is on screen and not covered,
+    and its hex."""
+    found = page.evaluate(
+        """selector => {
+            for (const node of document.querySelectorAll(selector)) {
+                const box = node.getBoundingClientRect();
+                const x = box.x + box.width / 2;
+                const y = box.y + box.height / 2;
+                if (document.elementFromPoint(x, y) === node) return [x, y, node.dataset.hex];
+            }
+            return null;
+        }""",
+        selector,
+    )
+    assert found is not None, f"nothing of {selector} can be tapped"
+    return found[0], found[1], found[2]
+
+
+def open_build_sheet(page: Any, hex_: str) -> None:
+    """Tap the highlighted hex ``hex_`` and choose its expansion (its preview shows)."""
+    target = page.locator(f'.marks polygon[fill^="rgba(0,229,255"][data-hex="{hex_}"]')
+    page.touchscreen.tap(*centre_of(target))
+    page.wait_for_selector(".build-menu[data-ready='true']")
+    page.wait_for_function(
+        "h => document.querySelector('.menu-title')?.textContent === 'Hex ' + h", arg=hex_
+    )
+    expand = page.locator(".build-menu .menu-item[data-move^='expand']").first
+    if expand.get_attribute("aria-pressed") != "true":
+        expand.click()
+    page.wait_for_selector(".ghost .piece")
+
+
+def widest_expansion(game: Game) -> tuple[str, list[str]]:
+    """The expansion that adds most huts: the hex to tap and every hex it covers."""
+    best = max(
+        (m for m in game.legal_moves() if str(m).startswith("expand ")),
+        key=lambda m: (len(str(m).split()), str(m)),
+    )
+    hexes = str(best).split()[2:]
+    return hexes[0], hexes
+
+
+# ---------------------------------------------------------------------- screenshots
+
+SCENES = (
+    [("island", "island3", size) for size in SIZES]
+    + [("zone", "zone", size) for size in SIZES]
+    + [("end", "finished", size) for size in SIZES]
+)
+
+
+@pytest.mark.parametrize(("scene", "game_id", "size"), SCENES)
+def test_the_board_looks_like_its_reference_image(
+    browser: Any, positions: tuple[str, dict[str, Position]], scene: str, game_id: str, size: str
+) -> None:
+    url, stored = positions
+    context, page = open_position(browser, url, game_id, size)
+    try:
+        hexes = len(stored[scene if scene != "end" else "finished"].game.land())
+        assert page.locator("svg.board .hex").count() == hexes
+        assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size][0]
+        if scene == "end":
+            page.locator(".result-banner .headline").wait_for()
+        if scene == "zone":
+            assert page.locator(".zone .zone-line").count() == 1
+        compare_with_reference(page, f"{scene}-{size}")
+        assert page.errors == []
+    finally:
+        context.close()
+
+
+def test_the_build_sheet_on_a_phone_looks_like_its_reference_and_hides_nothing_chosen(
+    browser: Any, positions: tuple[str, dict[str, Position]]
+) -> None:
+    url, stored = positions
+    context, page = open_position(browser, url, "build", "phone")
+    try:
+        tapped, covered = widest_expansion(stored["build"].game)
+        open_build_sheet(page, tapped)
+        sheet = page.locator(".build-menu").bounding_box()
+        assert sheet is not None
+        assert sheet["height"] < SIZES["phone"][1] / 3
+        for hex_ in {tapped, *covered}:
+            box = page.locator(f'.ghost polygon[data-hex="{hex_}"]').bounding_box()
+            assert box is not None
+            assert box["y"] + box["height"] <= sheet["y"], f"{hex_} is under the build sheet"
+            assert box["y"] >= page.locator("svg.board").bounding_box()["y"]
+        assert page.evaluate("document.documentElement.scrollWidth") <= SIZES["phone"][0]
+        compare_with_reference(page, "build-sheet-phone")
+    finally:
+        context.close()
+
+
+# ---------------------------------------------------------------------- accessibility
+
+
+@pytest.mark.parametrize(("game_id", "size"), [("island3", "desktop"), ("build", "phone")])
+def test_the_game_page_has_no_serious_or_critical_accessibility_findings(
+    browser: Any, positions: tuple[str, dict[str, Position]], game_id: str, size: str
+) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    url, stored = positions
+    context, page = open_position(browser, url, game_id, size)
+    try:
+        if game_id == "build":
+            open_build_sheet(page, widest_expansion(stored["build"].game)[0])
+        results = Axe().run(page)
+        assert results.response["testEngine"]["name"] == "axe-core"
+        grave = [
+            (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+            for v in results.response["violations"]
+            if v["impact"] in ("serious", "critical")
+        ]
+        assert grave == []
+    finally:
+        context.close()
+
+
+def test_the_lobby_has_no_serious_or_critical_accessibility_findings(
+    browser: Any, positions: tuple[str, dict[str, Position]]
+) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    url, _ = positions
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    try:
+        page.goto(url + "/")
+        page.wait_for_selector(".game-entry")
+        violations = Axe().run(page).response["violations"]
+        assert [v["id"] for v in violations if v["impact"] in ("serious", "critical")] == []
+    finally:
+        context.close()
+
+
+# ---------------------------------------------------------------------- camera and previews
+
+
+def view_box(page: Any) -> list[float]:
+    return [float(v) for v in page.locator("svg.board").get_attribute("viewBox").split()]
+
+
+def test_the_view_turns_zooms_and_pans_by_keyboard_and_hexes_stay_where_they_are_drawn(
+    browser: Any, positions: tuple[str, dict[str, Position]]
+) -> None:
+    url, _ = positions
+    context, page = open_position(browser, url, "island-turn", "desktop")
+    try:
+        page.focus("svg.board")
+        top = page.locator('.hex[data-hex="0,0"] polygon.top')
+        before = top.get_attribute("points")
+        page.keyboard.press("]")
+        assert top.get_attribute("points") != before
+        for _ in range(5):
+            page.keyboard.press("]")
+        assert top.get_attribute("points") == before  # six sixths make a whole turn
+        page.keyboard.press("[")
+        box = view_box(page)
+        page.keyboard.press("Shift+ArrowRight")
+        moved = view_box(page)
+        assert moved[0] > box[0] and moved[1:] == box[1:]
+        page.keyboard.press("+")
+        assert view_box(page)[2] < moved[2]
+        # The tile follows the pointer on the turned board: a legal spot is where it is drawn.
+        x, y = centre_of(page.locator(".marks .spot").first)
+        page.mouse.move(x, y)
+        page.wait_for_selector(".ghost polygon[stroke='#00e676']")
+        page.mouse.click(x, y)
+        page.mouse.click(x, y)
+        page.wait_for_function(
+            "() => document.querySelector('.status-line').textContent.includes('build')"
+        )
+        assert page.errors == []
+    finally:
+        context.close()
+
+
+def test_an_eruption_shows_the_huts_it_would_bury_before_it_is_placed(
+    browser: Any, positions: tuple[str, dict[str, Position]]
+) -> None:
+    url, stored = positions
+    game = stored["island"].game
+    eruption, buried = next(
+        (text, lost)
+        for text in sorted(str(m) for m in game.legal_moves())
+        if text.startswith("tile ") and (lost := huts_lost(game, text))
+    )
+    hex_, k = eruption.split()[1], int(eruption.split()[2])
+    context, page = open_position(browser, url, "island-erupt", "desktop")
+    try:
+        page.focus("svg.board")
+        for _ in range(k):
+            page.keyboard.press("r")
+        page.mouse.move(*centre_of(page.locator(f'.hex[data-hex="{hex_}"] polygon.top')))
+        page.wait_for_selector(".ghost .buried")
+        names = {0: "Ana", 1: "Ben"}
+        expected = " and ".join(
+            f"{n} hut{'s' if n > 1 else ''} of {names[seat]}" for seat, n in buried.items()
+        )
+        page.wait_for_function(
+            "t => document.querySelector('.tooltip').textContent.includes(t)",
+            arg=f"{eruption}: legal \u2013 destroys {expected}",
+        )
+        assert page.locator(".ghost .buried").count() == sum(
+            1 for _ in buried_hexes(game, eruption)
+        )
+    finally:
+        context.close()
+
+
+def huts_lost(game: Game, text: str) -> dict[int, int]:
+    """Huts each seat loses if ``text`` is played (the engine's count of destroyed huts)."""
+    trial = game.copy()
+    trial.play(text)
+    lost = {s: trial.destroyed_huts(s) - game.destroyed_huts(s) for s in range(2)}
+    return {s: n for s, n in lost.items() if n}
+
+
+def buried_hexes(game: Game, text: str) -> Iterator[int]:
+    trial = game.copy()
+    trial.play(text)
+    for hex_ in game.buildings():
+        if hex_ not in trial.buildings():
+            yield hex_
+
+
+def test_the_log_tells_each_move_in_words_with_the_notation_on_hover(
+    browser: Any, positions: tuple[str, dict[str, Position]]
+) -> None:
+    url, stored = positions
+    game = stored["finished"].game
+    replay = Game.new(players=["Ana", "Ben"], deck=game.to_record()["deck"])
+    eruptions: dict[int, str] = {}
+    for ply, move in enumerate(game.moves):
+        text = str(move)
+        lost = huts_lost(replay, text) if text.startswith("tile ") else {}
+        if lost:
+            names = {0: "Ana", 1: "Ben"}
+            victims = " and ".join(
+                f"{n} hut{'s' if n > 1 else ''} of {names[s]}" for s, n in lost.items()
+            )
+            eruptions[ply] = f"destroying {victims}"
+        replay.play(text)
+    assert eruptions, "the fixed game has eruptions that bury huts"
+    context, page = open_position(browser, url, "finished", "desktop")
+    try:
+        moves = page.locator(".log .log-move")
+        assert moves.count() == len(game.moves)
+        for ply, words in eruptions.items():
+            entry = moves.nth(ply)
+            assert entry.get_attribute("data-move") == str(game.moves[ply])
+            said = entry.inner_text()
+            assert " erupted at " in said and said.endswith(words), said
+            assert str(game.moves[ply]) in entry.get_attribute("title")
+        entry = moves.nth(0)
+        assert entry.locator(".notation").is_hidden()
+        entry.hover()
+        assert entry.locator(".notation").inner_text() == str(game.moves[0])
+    finally:
+        context.close()
+
+
+def test_a_move_animates_unless_reduced_motion_and_a_key_skips_it(
+    browser: Any, positions: tuple[str, dict[str, Position]]
+) -> None:
+    url, _ = positions
+    for motion in (True, False):
+        game_id = "zone-motion" if motion else "zone-still"
+        context, page = open_position(browser, url, game_id, "tablet", motion=motion)
+        try:
+            page.evaluate(
+                """() => { window.animated = 0; const seen = () => {
+                    window.animated = Math.max(window.animated, document.getAnimations().length);
+                    requestAnimationFrame(seen); }; seen(); }"""
+            )
+            x, y = centre_of(page.locator(".marks .spot").first)
+            page.mouse.click(x, y)
+            page.mouse.click(x, y)
+            page.wait_for_function(
+                "() => document.querySelector('.status-line').textContent.includes('build')"
+            )
+            if motion:
+                page.wait_for_function("() => window.animated > 0")
+                page.focus("svg.board")
+                page.keyboard.press("Shift")
+                assert page.evaluate("document.getAnimations().length") == 0
+            else:
+                page.wait_for_timeout(400)
+                assert page.evaluate("window.animated") == 0
+        finally:
+            context.close()
+
+
+# ---------------------------------------------------------------------- a whole game
+
+
+def test_a_whole_game_against_the_ai_is_played_by_tapping_on_a_phone(
+    browser: Any, server_url: str
+) -> None:
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740},
+        is_mobile=True,
+        has_touch=True,
+        reduced_motion="reduce",
+    )
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        page.goto(server_url + "/")
+        page.locator(".seat-kind").nth(1).select_option("ai:1")
+        page.locator("#create").tap()
+        page.wait_for_selector("svg.board")
+        turns = 0
+        while True:
+            page.wait_for_function(
+                """() => document.querySelector('.result-banner .headline')
+                    || /Your turn/.test(document.querySelector('.status-line').textContent)"""
+            )
+            if page.locator(".result-banner .headline").count():
+                break
+            if "place the tile" in page.locator(".status-line").inner_text():
+                x, y, hex_ = tappable(page, ".marks .spot")
+                page.touchscreen.tap(x, y)
+                page.wait_for_selector("#place:enabled")
+                x, y, _ = tappable(page, f'.marks .spot[data-hex="{hex_}"]')
+                page.touchscreen.tap(x, y)
+                page.wait_for_function(
+                    "() => !/place the tile/.test("
+                    "document.querySelector('.status-line').textContent)"
+                )
+                turns += 1
+            else:
+                x, y, _ = tappable(page, ".marks .targets polygon")
+                page.touchscreen.tap(x, y)
+                page.wait_for_selector(".build-menu[data-ready='true']")
+                first = page.locator(".build-menu .menu-item").first
+                if first.get_attribute("aria-pressed") != "true":
+                    first.tap()
+                page.locator(".build-menu .confirm").tap()
+                page.wait_for_function(
+                    "() => !/Your turn: build/.test("
+                    "document.querySelector('.status-line').textContent)"
+                )
+        assert turns >= 1
+        assert page.locator(".status-line").inner_text() == "Game over."
+        assert page.locator(".result-banner .ranking li").count() == 2
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        assert errors == []
+    finally:
+        context.close()
