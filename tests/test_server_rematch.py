@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from test_server_support import create_game, hello, play_http, sqlite_url, state_of
 
 from taluva.engine.game import Game
-from taluva.server import Settings, create_app
+from taluva.server import Limits, Settings, create_app
 from taluva.server.rooms import GameService
 from taluva.server.workers import fallback_move
 
@@ -42,7 +42,9 @@ class QuickAi:
 @contextmanager
 def client_for(database: str) -> Iterator[TestClient]:
     """An in-process server on ``database`` whose AI seats play at random, at once."""
-    settings = Settings(database=database, ai_workers=0)
+    settings = Settings(
+        database=database, ai_workers=0, limits=Limits(http_rate=1e6, http_burst=10**6)
+    )
     service = GameService(settings)
     service.ai = QuickAi()  # type: ignore[assignment]
     with TestClient(create_app(settings, service)) as client:
@@ -74,6 +76,12 @@ def finished_game(client: TestClient, seed: int = 1) -> tuple[str, dict[int, str
         hints=False,
     )
     tokens[2] = client.post(f"/api/games/{game_id}/seats/2", json={"name": "Ben"}).json()["token"]
+    play_out(client, game_id, tokens, seed)
+    return game_id, tokens
+
+
+def play_out(client: TestClient, game_id: str, tokens: dict[int, str], seed: int) -> None:
+    """Play random legal moves for the people's seats, each with its token, to the end."""
     rng = random.Random(seed)
     state = state_of(client, game_id)
     deadline = time.monotonic() + 60
@@ -87,7 +95,6 @@ def finished_game(client: TestClient, seed: int = 1) -> tuple[str, dict[int, str
         response = play_http(client, game_id, tokens[state["to_move"]], state["ply"], move)
         assert response.status_code == 200, response.text
         state = response.json()["state"]
-    return game_id, tokens
 
 
 def offer(client: TestClient, game_id: str, token: str) -> Any:
@@ -227,9 +234,8 @@ def test_a_rematch_against_the_ai_alone_starts_at_once(client: TestClient) -> No
         client, [{"kind": "ai", "level": 1}, {"kind": "human", "name": "Ana", "take": True}]
     )
     rng = random.Random(5)
-    state = state_of(client, game_id)
     with client.websocket_connect(f"/ws/games/{game_id}") as ws:
-        hello(ws, [tokens[1]])
+        state = hello(ws, [tokens[1]])["state"]
         while state["result"] is None:
             if state["to_move"] == 1:
                 move = rng.choice(state["legal"])
@@ -241,4 +247,32 @@ def test_a_rematch_against_the_ai_alone_starts_at_once(client: TestClient) -> No
     assert [(p["kind"], p["level"]) for p in body["game"]["players"]] == [
         ("ai", 1),
         ("human", None),
+    ]
+
+
+def test_a_rematch_seat_belongs_to_the_account_that_held_the_old_one(client: TestClient) -> None:
+    accounts = {}
+    for name in ("Ana", "Ben"):
+        client.cookies.clear()
+        answer = client.post("/api/accounts", json={"name": name, "password": "volcano-42"})
+        assert answer.status_code == 201, answer.text
+        accounts[name] = answer.json()["account"]["id"]
+        if name == "Ana":
+            game_id, tokens = create_game(
+                client, [{"kind": "human", "take": True}, {"kind": "human"}, {"kind": "human"}]
+            )
+        else:
+            joined = client.post(f"/api/games/{game_id}/seats/2", json={}).json()
+            tokens[2] = joined["token"]
+    client.cookies.clear()
+    tokens[1] = client.post(f"/api/games/{game_id}/seats/1", json={"name": "Cy"}).json()["token"]
+    play_out(client, game_id, tokens, seed=4)
+    rematch_id = offer(client, game_id, tokens[2]).json()["game"]["id"]
+    for seat in (0, 1):
+        assert offer(client, game_id, tokens[seat]).status_code == 200
+    players = state_of(client, rematch_id)["players"]
+    assert [(p["name"], p["account_id"]) for p in players] == [
+        ("Ana", accounts["Ana"]),
+        ("Cy", None),
+        ("Ben", accounts["Ben"]),
     ]

@@ -1,7 +1,8 @@
 """Rematches: after a game ends, any of its players offers a new game with the same seats.
 
 The rematch has the same seats (the same AI levels in the same seats, every human seat under
-its old player's name), the same options and a new deck. The player who offers it takes
+its old player's name and, if it was an account's, the same account's), the same options and
+a new deck. The player who offers it takes
 their old seats at once; each other human seat is kept for the player who held it in the
 finished game, who takes it with the same request (one click on the finished game's page),
 and nobody else may take it. A finished game has at most one rematch: offering again
@@ -17,6 +18,7 @@ from typing import Any
 from sqlalchemy import Engine, insert, select
 from sqlalchemy.exc import IntegrityError
 
+from taluva.server.accounts import Account
 from taluva.server.errors import ApiError
 from taluva.server.models import Base, RematchRow
 from taluva.server.rooms import GameService, Room
@@ -136,7 +138,11 @@ class Rematches:
             rematch_id = self._next.get(room)
             created = rematch_id is None
             if rematch_id is None:
-                rematch, tokens = await self.service.create_game(rematch_request(room.meta, seats))
+                # create_game gives the account to the first seat taken, as when the game was
+                # created: the account of the offerer's first old seat, if it had one
+                rematch, tokens = await self.service.create_game(
+                    rematch_request(room.meta, seats), room.meta.seats[min(seats)].account_id
+                )
                 engine = self.service.store.engine
                 stored = await self.service.db(
                     store_rematch, engine, room.id, rematch.id, min(seats)
@@ -163,8 +169,9 @@ class Rematches:
                 continue
             self._claiming.add((rematch.id, seat))
             try:
-                name = room.meta.seats[seat].name
-                tokens.append(await self.service.join(rematch.id, seat, name))
+                old = room.meta.seats[seat]
+                account = None if old.account_id is None else Account(old.account_id, old.name)
+                tokens.append(await self.service.join(rematch.id, seat, old.name, account))
             finally:
                 self._claiming.discard((rematch.id, seat))
         return tokens
