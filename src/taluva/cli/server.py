@@ -150,6 +150,14 @@ def register(subparsers: Any) -> None:
         help="with --redis: seconds after which an AI answer taken by a server process that "
         "died goes to another (default 15)",
     )
+    parser.add_argument(
+        "--abandon-after",
+        type=float,
+        default=14.0,
+        metavar="DAYS",
+        help="days without a move after which an open or live game ends as abandoned, not "
+        "rated (default 14; checked at start and every few minutes)",
+    )
     parser.add_argument("--quiet", action="store_true", help="log warnings and errors only")
     parser.set_defaults(func=_cmd_serve)
 
@@ -169,6 +177,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError("--ai-only-quota must be 0 or more")
     if args.ws_rate <= 0 or args.http_rate <= 0 or args.games_per_minute <= 0:
         raise UsageError("rates must be positive")
+    if args.abandon_after <= 0:
+        raise UsageError("--abandon-after must be a positive number of days")
     if args.ws_per_address < 1:
         raise UsageError("--ws-per-address must be 1 or more")
     proxies = tuple(part.strip() for part in args.forwarded_allow_ips.split(",") if part.strip())
@@ -215,6 +225,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         ai_only_games=args.ai_only_games,
         ai_only_quota=args.ai_only_quota,
         hint_level=args.hint_level,
+        abandon_after=args.abandon_after * 86400,
         limits=limits,
         forwarded_allow_ips=proxies,
         redis=args.redis,

@@ -24,6 +24,7 @@ import taluva
 from taluva.ai.levels import LEVELS
 from taluva.engine.options import EXPANSIONS, HOUSE_RULES, TILES_PER_PLAYER_CHOICES
 from taluva.render import style
+from taluva.server import clocks
 from taluva.server.account_routes import install as install_account_routes
 from taluva.server.accounts import account_of, named_for
 from taluva.server.chat import HISTORY, Chat
@@ -31,7 +32,13 @@ from taluva.server.config import Settings
 from taluva.server.errors import ApiError
 from taluva.server.guard import GuardMiddleware
 from taluva.server.limits import AddressLimiter, ConnectionCounter, TrustedProxies
-from taluva.server.messages import CreateGameRequest, JoinRequest, MoveRequest, describe
+from taluva.server.messages import (
+    CreateGameRequest,
+    JoinRequest,
+    MoveRequest,
+    ResignRequest,
+    describe,
+)
 from taluva.server.rematch import Rematches
 from taluva.server.rooms import GameService, Room
 from taluva.server.store import STATUSES
@@ -159,6 +166,7 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
                     "chat_burst": limits.chat_burst,
                 },
                 style=drawing_rules(),
+                clocks=[dict(preset) for preset in clocks.PRESETS],
             )
         return config_cache
 
@@ -192,7 +200,8 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
             named_for(body.model_dump(), account),
             account_id=None if account is None else account.id,
         )
-        return {"game": summary_view(room.meta), "tokens": tokens}
+        host_token, room.host_token = room.host_token, None
+        return {"game": summary_view(room.meta), "tokens": tokens, "host_token": host_token}
 
     @app.get("/api/games/{game_id}", summary="A game's lobby entry and current state")
     async def get_game(room: RoomDep) -> dict[str, Any]:
@@ -219,6 +228,36 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
         seats = seat_of(room, authorization)
         message = await service.submit(room, seats, body.state, body.move)
         return {"ply": message["ply"], "move": message["move"], "state": message["state"]}
+
+    @app.post(
+        "/api/games/{game_id}/resign",
+        dependencies=limited,
+        summary="Resign (seat token in the Authorization header); the game goes on without you",
+    )
+    async def resign(
+        room: RoomDep,
+        body: ResignRequest | None = None,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        seats = seat_of(room, authorization)
+        message = await service.lifecycle.resign(room, seats, None if body is None else body.seat)
+        return {"seat": message["seat"], "reason": message["reason"], "state": message["state"]}
+
+    @app.post(
+        "/api/games/{game_id}/cancel",
+        dependencies=limited,
+        summary="Cancel a game that has not started (host token in the Authorization header)",
+    )
+    async def cancel(
+        room: RoomDep,
+        request: Request,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        token = None
+        if authorization and authorization.startswith("Bearer "):
+            token = authorization[7:].strip()
+        message = await service.lifecycle.cancel(room, token, await account_of(request))
+        return {"state": message["state"]}
 
     @app.get("/api/games/{game_id}/state", summary="The state after the first PLY moves")
     async def state_at(room: RoomDep, ply: Annotated[int, Query(ge=0)]) -> dict[str, Any]:

@@ -69,6 +69,8 @@ class Settings:
     limits: Limits = field(default_factory=Limits)
     finished_cache: int = 64
     """Finished games kept in memory after their last viewer leaves."""
+    abandon_after: float = 14 * 86400.0
+    """Seconds without a move after which an open or live game is abandoned (unrated)."""
     redis: str | None = None
     """Redis URL shared by several server processes (with one PostgreSQL): broadcasts reach
     the clients of every process, and AI turns go to ``taluva ai-worker``; None: one process."""

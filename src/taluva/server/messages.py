@@ -131,6 +131,16 @@ class SeatRequest(Strict):
     take: bool = Field(default=False, description="this client takes the seat (hot-seat: several)")
 
 
+class ClockRequest(Strict):
+    """A game's clock: ``none``, ``fischer`` (``base`` seconds plus ``increment`` seconds a
+    turn) or ``turn`` (``per_turn`` seconds for each turn); see GET /api/config for presets."""
+
+    kind: Literal["none", "fischer", "turn"]
+    base: float | None = Field(default=None, description="fischer: seconds at the start")
+    increment: float | None = Field(default=None, description="fischer: seconds added a turn")
+    per_turn: float | None = Field(default=None, description="turn: seconds for each turn")
+
+
 class CreateGameRequest(Strict):
     """A new game from the lobby."""
 
@@ -144,6 +154,7 @@ class CreateGameRequest(Strict):
         default_factory=list, max_length=16, description="adjacent_hut, all_tiles"
     )
     hints: bool = Field(default=True, description="whether players may ask the AI for a hint")
+    clock: ClockRequest | None = Field(default=None, description="no clock when left out")
 
 
 class JoinRequest(Strict):
@@ -192,6 +203,24 @@ class Ping(Strict):
     """Answered by ``pong``."""
 
 
+class Resign(Strict):
+    """Resign ``seat`` (one of yours; by default your only seat, or yours to move)."""
+
+    seat: int | None = None
+
+
+class ResignRequest(Strict):
+    """Resigning over HTTP: the seat of the token, or ``seat`` if the token holds several."""
+
+    seat: int | None = None
+
+
+class Cancel(Strict):
+    """The host calls off the game before it starts, proving it with the host token."""
+
+    host_token: str = Field(max_length=MAX_TOKEN_CHARS)
+
+
 class ChatSay(Strict):
     """Write ``text`` in the game's chat as ``seat`` (one of yours; by default the seat to
     move if it is yours, else your first)."""
@@ -206,6 +235,8 @@ CLIENT_MESSAGES: dict[str, type[Strict]] = {
     "explain": Explain,
     "hint": Hint,
     "ping": Ping,
+    "resign": Resign,
+    "cancel": Cancel,
     "chat": ChatSay,
 }
 

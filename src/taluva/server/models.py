@@ -34,6 +34,14 @@ class GameRow(Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """The game's clock as of its last change (``taluva.server.clocks``); None: no clock."""
+    resignations: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
+    """The record's ``resignations``: players who resigned or ran out of time."""
+    host_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """SHA-256 digest of the host token of whoever created the game (it may cancel it)."""
+    host_account: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The account that created the game, if signed in (it may cancel it too)."""
 
 
 class SeatRow(Base):
@@ -67,6 +75,8 @@ class MoveRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """The game's clock right after this move (None: the game has no clock)."""
 
 
 class AccountRow(Base):

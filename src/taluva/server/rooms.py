@@ -24,12 +24,15 @@ from taluva.ai.levels import LEVELS
 from taluva.engine.errors import IllegalMove, InvalidOption
 from taluva.engine.game import Game
 from taluva.engine.record import RECORD_FORMAT
+from taluva.server import clocks
 from taluva.server.accounts import Account
 from taluva.server.config import Settings
 from taluva.server.errors import ApiError, not_found
+from taluva.server.lifecycle import Lifecycle
 from taluva.server.names import clean_name
 from taluva.server.scheduling import Audience, SchedulerClosed, check_ai_only_game
 from taluva.server.store import (
+    CANCELLED,
     FINISHED,
     LIVE,
     OPEN,
@@ -69,6 +72,8 @@ class Room:
     subscribers: set[Subscriber] = field(default_factory=set)
     ai_task: asyncio.Task[None] | None = None
     _cache: tuple[int, dict[str, Any]] | None = None
+    host_token: str | None = None
+    """The host token of a game just created, until the creation's answer has sent it."""
     version: int = 0
 
     @property
@@ -100,9 +105,13 @@ class Room:
         return {seat.seat for seat in self.meta.seats if seat.account_id == account.id}
 
     def state(self) -> dict[str, Any]:
-        """The public view of the current position (computed once per change)."""
+        """The public view of the current position (computed once per change; a running
+        clock's times are those of the moment of asking)."""
         if self._cache is None or self._cache[0] != self.version:
             self._cache = (self.version, state_view(self.meta, self.game))
+        clock = self.meta.clock
+        if clock is not None and clock["running"] is not None:
+            return {**self._cache[1], "clock": clocks.clock_view(clock, clocks.now_ms())}
         return self._cache[1]
 
     def broadcast(self, message: dict[str, Any]) -> None:
@@ -121,11 +130,13 @@ class Room:
             "doubles": self.meta.doubles,
             "moves": [str(m) for m in self.game.moves] if moves is None else moves,
             "result": None,
+            "resignations": self.meta.resignations,
         }
 
 
 def rebuild(meta: StoredGame, moves: list[str]) -> Game:
-    """Replay a stored game's moves from its deck (every move is checked again)."""
+    """Replay a stored game's moves from its deck (every move is checked again), with the
+    resignations up to the last of them."""
     return Game.from_record(
         {
             "format": RECORD_FORMAT,
@@ -135,6 +146,7 @@ def rebuild(meta: StoredGame, moves: list[str]) -> Game:
             "doubles": meta.doubles,
             "moves": moves,
             "result": None,
+            "resignations": [r for r in meta.resignations if r["ply"] <= len(moves)],
         }
     )
 
@@ -160,6 +172,8 @@ class GameService:
         self._closing = False
         self._unwritten: list[tuple[NewMove, asyncio.Future[None]]] = []
         self._writing: asyncio.Task[None] | None = None
+        self.lifecycle = Lifecycle(self)
+        """Resignations, clocks, cancel and abandon (``taluva.server.lifecycle``)."""
 
     async def db(self, function: Callable[..., T], *args: Any) -> T:
         """Run a storage call in the database thread and wait for it."""
@@ -217,10 +231,12 @@ class GameService:
                 continue
             self.schedule_ai(room)
         log.info("resumed %d unfinished games", len(self.rooms))
+        await self.lifecycle.start()
 
     async def stop(self) -> None:
         """Stop AI turns and workers, then close the database."""
         self._closing = True
+        await self.lifecycle.stop()
         tasks = [room.ai_task for room in self.rooms.values() if room.ai_task is not None]
         for task in tasks:
             task.cancel()
@@ -251,7 +267,7 @@ class GameService:
             return room
 
     def _keep(self, room: Room) -> None:
-        if room.meta.status != FINISHED:
+        if room.meta.status in (OPEN, LIVE):
             self.rooms[room.id] = room
             return
         self.rooms.pop(room.id, None)
@@ -341,14 +357,16 @@ class GameService:
             updated_at=stamp,
             seats=seats,
         )
+        host_token = self.lifecycle.prepare(meta, request.get("clock"), account_id)
         self._admit_ai_only(meta, account_id)
         try:
             await self.db(self.store.create_game, meta)
         except BaseException:
             self.ai_only_owners.pop(meta.id, None)
             raise
-        room = Room(meta, game)
+        room = Room(meta, game, host_token=host_token)
         self._keep(room)
+        self.lifecycle.arm(room)
         self.schedule_ai(room)
         return room, tokens
 
@@ -366,6 +384,8 @@ class GameService:
         clean = clean_name(name, self.settings.limits.name_chars, "name", f"Player {seat + 1}")
         async with room.lock:
             current = room.meta.seats[seat]
+            if room.meta.status in (CANCELLED, FINISHED):
+                raise ApiError(409, "over", f"game {game_id} is {room.meta.status}")
             if current.taken:
                 raise ApiError(409, "seat-taken", f"seat {seat} of game {game_id} is taken")
             token = secrets.token_urlsafe(24)
@@ -385,6 +405,7 @@ class GameService:
             if all(s.taken for s in room.meta.seats):
                 await self.db(self.store.set_status, game_id, LIVE)
                 room.meta.status = LIVE
+                await self.lifecycle.started(room)
             room.meta.updated_at = now()
             room.version += 1
             room.broadcast({"type": "state", "state": room.state()})
@@ -405,10 +426,11 @@ class GameService:
         if len(text) > MOVE_TEXT_CHARS:
             raise ApiError(400, "bad-request", f"move text is longer than {MOVE_TEXT_CHARS}")
         async with room.lock:
+            await self.lifecycle.expire_due(room)
             game = room.game
             if room.meta.status == OPEN:
                 raise ApiError(409, "waiting", "the game starts when every seat is taken")
-            if game.is_over:
+            if game.is_over or room.meta.status != LIVE:
                 raise ApiError(409, "over", "the game is over")
             if state != game.ply:
                 raise ApiError(409, "stale", f"state {state} is not the current state {game.ply}")
@@ -427,8 +449,13 @@ class GameService:
             canonical = str(trial.moves[-1])
             status = FINISHED if trial.is_over else LIVE
             result = None if trial.result is None else trial.result.to_json()
+            clock = self.lifecycle.clock_after_move(
+                room, seat, None if trial.is_over else trial.to_move
+            )
             try:
-                await self.store_move(NewMove(room.id, game.ply, seat, canonical, status, result))
+                await self.store_move(
+                    NewMove(room.id, game.ply, seat, canonical, status, result, clock)
+                )
             except PlyTaken:
                 raise ApiError(409, "stale", f"another move for state {state} came first") from None
             room.game = trial
@@ -436,6 +463,7 @@ class GameService:
             room.meta.status = status
             room.meta.ply = trial.ply
             room.meta.result = result
+            room.meta.clock = clock
             room.meta.updated_at = now()
             room.version += 1
             message = {
@@ -448,6 +476,7 @@ class GameService:
             room.broadcast(message)
             if status == FINISHED:
                 self._keep(room)
+            self.lifecycle.arm(room)
         self.schedule_ai(room)
         return message
 

@@ -29,6 +29,8 @@ LIVE = "live"
 FINISHED = "finished"
 STATUSES = (OPEN, LIVE, FINISHED)
 """A game is open while a human seat is free, live once every seat is taken, then finished."""
+CANCELLED = "cancelled"
+"""An open game its host called off: it is listed nowhere and never starts."""
 
 
 class PlyTaken(Exception):
@@ -45,6 +47,8 @@ class NewMove:
     text: str
     status: str
     result: dict[str, Any] | None
+    clock: dict[str, Any] | None = None
+    """The game's clock after the move (``taluva.server.clocks``), None without one."""
 
 
 _MOVES = Base.metadata.tables[MoveRow.__tablename__]
@@ -58,6 +62,7 @@ _UPDATE_GAME = (
         ply=bindparam("next_ply"),
         status=bindparam("new_status"),
         result=bindparam("new_result"),
+        clock=bindparam("new_clock"),
         updated_at=bindparam("stamp"),
     )
 )
@@ -110,6 +115,14 @@ class StoredGame:
     moves: list[str] = field(default_factory=list)
     move_seats: list[int] = field(default_factory=list)
     """The seat that played each move, in order."""
+    clock: dict[str, Any] | None = None
+    """The clock as of the last change (``taluva.server.clocks``), None without one."""
+    resignations: list[dict[str, Any]] = field(default_factory=list)
+    """The record's ``resignations``: who resigned or ran out of time, after which ply."""
+    host_hash: str | None = None
+    """Digest of the token of whoever created the game: the host, who may cancel it."""
+    host_account: int | None = None
+    """The account that created the game, when signed in."""
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -169,6 +182,10 @@ class Store:
                     "result": None,
                     "created_at": game.created_at,
                     "updated_at": game.updated_at,
+                    "clock": game.clock,
+                    "resignations": game.resignations or None,
+                    "host_hash": game.host_hash,
+                    "host_account": game.host_account,
                 },
             )
             connection.execute(
@@ -261,6 +278,7 @@ class Store:
                         "seat": move.seat,
                         "text": move.text,
                         "created_at": stamp,
+                        "clock": move.clock,
                     }
                     for move in moves
                 ],
@@ -273,6 +291,7 @@ class Store:
                         "next_ply": move.ply + 1,
                         "new_status": move.status,
                         "new_result": move.result,
+                        "new_clock": move.clock,
                         "stamp": stamp,
                     }
                     for move in moves
@@ -316,6 +335,10 @@ class Store:
             ],
             moves=[text for text, _ in moves],
             move_seats=[seat for _, seat in moves],
+            clock=row.clock,
+            resignations=list(row.resignations or []),
+            host_hash=row.host_hash,
+            host_account=row.host_account,
         )
 
     def unfinished_game_ids(self) -> list[str]:
@@ -323,7 +346,7 @@ class Store:
         with self._session() as session:
             return list(
                 session.scalars(
-                    select(GameRow.id).where(GameRow.status != FINISHED).order_by(GameRow.id)
+                    select(GameRow.id).where(GameRow.status.in_((OPEN, LIVE))).order_by(GameRow.id)
                 ).all()
             )
 
@@ -358,6 +381,7 @@ class Store:
                     created_at=row.created_at,
                     updated_at=row.updated_at,
                     seats=seats[row.id],
+                    clock=row.clock,
                 )
                 for row in rows
             ]

@@ -15,6 +15,7 @@ from taluva.engine.game import Game
 from taluva.engine.hexes import coords
 from taluva.engine.outcome import PLACE_NAMES
 from taluva.engine.tiles import TERRAIN_NAMES
+from taluva.server import clocks
 from taluva.server.store import StoredGame, StoredSeat
 
 
@@ -67,6 +68,7 @@ def players_view(meta: StoredGame, game: Game) -> list[dict[str, Any]]:
     """One entry per seat: name, human or AI, pieces left and placed, whether still in (and
     Board Game Arena's score, for tools: the page does not show it)."""
     out = set(game.eliminated)
+    left = {entry.player: entry.reason.value for entry in game.resignations}
     return [
         {
             "seat": seat.seat,
@@ -80,6 +82,7 @@ def players_view(meta: StoredGame, game: Game) -> list[dict[str, Any]]:
             "score": game.score(seat.seat),
             "destroyed": game.destroyed_huts(seat.seat),
             "eliminated": seat.seat in out,
+            "left": left.get(seat.seat),
         }
         for seat in meta.seats
     ]
@@ -102,12 +105,35 @@ def result_view(game: Game) -> dict[str, Any] | None:
     return data
 
 
+ENDING_TEXTS = {
+    "abandoned": "The game was abandoned: nobody moved for too long",
+    "cancelled": "The game was cancelled by its host before it started",
+}
+"""Headlines of the endings the server decides (the engine's are ``Game.result_in_words``)."""
+
+
+def ending_view(meta: StoredGame) -> dict[str, Any] | None:
+    """The result of a game abandoned or cancelled (no ranking), or None."""
+    reason = (meta.result or {}).get("reason")
+    if reason not in ENDING_TEXTS:
+        return None
+    text = ENDING_TEXTS[reason]
+    return {
+        "ranking": [],
+        "reason": reason,
+        "explanation": text,
+        "headline": text,
+        "lines": [],
+        "places": [],
+    }
+
+
 def state_view(
     meta: StoredGame, game: Game, plies: int | None = None, *, live: bool = True
 ) -> dict[str, Any]:
     """The whole public state of a game at ``game``'s position: the current one, or a past one
     for replays (``plies`` then says how many moves the game has)."""
-    playing = live and meta.status != "open" and not game.is_over
+    playing = live and meta.status == "live" and not game.is_over
     doubles = _optional(game, "doubles")
     return {
         "id": meta.id,
@@ -128,8 +154,10 @@ def state_view(
         "moves": [str(move) for move in game.moves],
         "movers": meta.move_seats[: game.ply],
         "legal": sorted(str(move) for move in game.legal_moves()) if playing else [],
-        "result": result_view(game),
+        "result": result_view(game) or (ending_view(meta) if live else None),
         "terrains": list(TERRAIN_NAMES),
+        "clock": clocks.clock_view(meta.clock, clocks.now_ms()) if live else None,
+        "resignations": [entry.to_json() for entry in game.resignations],
     }
 
 
@@ -154,6 +182,7 @@ def summary_view(game: StoredGame) -> dict[str, Any]:
             for seat in game.seats
         ],
         "result": game.result,
+        "clock": clocks.rule_view(game.clock),
         "created_at": game.created_at.isoformat(),
         "updated_at": game.updated_at.isoformat(),
     }

@@ -26,12 +26,14 @@ from taluva.server.limits import ConnectionCounter, TokenBucket
 from taluva.server.messages import (
     CLIENT_MESSAGES,
     MAX_REF_CHARS,
+    Cancel,
     ChatSay,
     Explain,
     Hello,
     Hint,
     Move,
     Ping,
+    Resign,
     Strict,
     describe,
     parse_json,
@@ -267,6 +269,14 @@ async def _dispatch(
         said = await chat.say(room, connection.seats, fields.text, fields.seat)
         if ref is not None:
             connection.send_json({"type": "accepted", "ref": ref, "chat": said["id"]})
+    elif isinstance(fields, Resign):
+        out = await service.lifecycle.resign(room, connection.seats, fields.seat)
+        if ref is not None:
+            connection.send_json({"type": "accepted", "ref": ref, "seat": out["seat"]})
+    elif isinstance(fields, Cancel):
+        await service.lifecycle.cancel(room, fields.host_token, connection.account)
+        if ref is not None:
+            connection.send_json({"type": "accepted", "ref": ref})
     elif isinstance(fields, Hint):
         if connection.hint_pending:
             raise ApiError(429, "rate-limited", "a hint is already being computed")

@@ -5,6 +5,8 @@
 
 import { ApiError, GameSocket, api, playerName, tokens } from "./api.js";
 import { Board } from "./board.js";
+import { ClockPanel } from "./clock.js";
+import { LeaveControls, leftInWords } from "./resign.js";
 import { ChatPanel } from "./chat.js";
 import { h, clear, toast } from "./dom.js";
 import { playerCard, showResult } from "./panels.js";
@@ -45,6 +47,7 @@ export class GamePage {
     clearInterval(this.player);
     document.removeEventListener("keydown", this.keyHandler);
     this.signals.destroy();
+    this.clocks.destroy();
   }
 
   // ------------------------------------------------------------------ layout
@@ -104,6 +107,11 @@ export class GamePage {
     this.rematch = new RematchPanel(this.id);
     this.chat = new ChatPanel((message) => this.socket.send(message), this.config.limits);
     this.statusLine.after(this.rematch.node);
+    // Clocks, and resigning or cancelling (js/clock.js, resign.js).
+    this.clocks = new ClockPanel();
+    this.leave = new LeaveControls(this.id, (message) => this.socket.send(message));
+    this.playersBox.before(this.clocks.node);
+    side.querySelector(".actions").after(this.leave.node);
     side.append(this.signals.node, this.chat.node);
     this.board = new Board(this.boardHost, this.config.style, {
       hover: (hex, event) => this.onHover(hex, event),
@@ -137,6 +145,10 @@ export class GamePage {
         this.setState(message.state, message);
         break;
       case "state":
+        this.setState(message.state);
+        break;
+      case "out":
+        toast(leftInWords(message.state.players[message.seat].name, message.reason));
         this.setState(message.state);
         break;
       case "explain":
@@ -246,6 +258,8 @@ export class GamePage {
     this.signals.update(`${this.state.name} – Taluva`, yourMove);
     this.rematch.update(this.state, this.seats);
     this.chat.update(this.state.players, this.seats);
+    this.clocks.update(this.state);
+    this.leave.update(this.state, this.seats);
     this.renderStatus();
     this.renderJoin();
     this.renderTilePanel(s);
@@ -271,6 +285,8 @@ export class GamePage {
       text = `Replay: position after ${this.replay.ply} of ${s.ply} moves.`;
     } else if (s.status === "open") {
       text = "Waiting for players to take the free seats.";
+    } else if (s.status === "cancelled") {
+      text = "This game was cancelled by its host.";
     } else if (s.result) {
       text = "Game over.";
     } else {

@@ -3,6 +3,8 @@
 import { ApiError, api, playerName, tokens } from "./api.js";
 import { h, clear, toast } from "./dom.js";
 import { currentAccount } from "./account.js";
+import { clockRule } from "./clock.js";
+import { hosts } from "./resign.js";
 
 const SEAT_CHOICES = [
   ["you", "You (this browser)"],
@@ -40,6 +42,8 @@ export class Lobby {
     this.gameName = h("input", { id: "game-name", maxlength: 160, placeholder: "e.g. Thursday club", "aria-label": "Game name" });
     this.tiles = h("select", { id: "tiles-per-player", "aria-label": "Tiles per player" });
     this.hints = h("input", { type: "checkbox", id: "hints", checked: true });
+    this.clock = h("select", { id: "clock", "aria-label": "Clock" },
+      ...(this.config.clocks || []).map((preset, i) => h("option", { value: i }, preset.label)));
     const zones = this.config.expansions.filter((e) => e.startsWith("board:"));
     this.zone = h("select", { id: "zone", "aria-label": "Game board zone" },
       h("option", { value: "" }, "No board (unlimited island)"),
@@ -57,6 +61,7 @@ export class Lobby {
           h("button", { type: "button", id: "remove-seat", onclick: () => this.changeSeats(-1) }, "− Seat"))),
       h("fieldset", {}, h("legend", {}, "Options"),
         h("label", { for: "tiles-per-player" }, "Tiles per player"), this.tiles,
+        h("label", { for: "clock" }, "Clock"), this.clock,
         ...(zones.length ? [h("label", { for: "zone" }, "Game board"), this.zone] : []),
         ...this.expansions, ...this.houseRules,
         h("label", { class: "check" }, this.hints, "Allow the AI hint button")),
@@ -117,11 +122,17 @@ export class Lobby {
       house_rules: [...this.root.querySelectorAll(".house-rule:checked")].map((e) => e.value),
       hints: this.hints.checked,
     };
+    const preset = (this.config.clocks || [])[Number(this.clock.value)];
+    if (preset && preset.kind !== "none") {
+      const { label, ...clock } = preset;
+      body.clock = clock;
+    }
     const you = this.seats.indexOf("you");
     if (you >= 0 && this.names[you]) playerName.set(this.names[you]);
     try {
       const reply = await api("POST", "/api/games", body);
       for (const { seat, token } of reply.tokens) tokens.add(reply.game.id, seat, token);
+      if (reply.host_token) hosts.add(reply.game.id, reply.host_token);
       location.hash = `#/game/${reply.game.id}`;
     } catch (error) {
       toast(error instanceof ApiError ? error.message : String(error), "error");
@@ -154,7 +165,7 @@ export class Lobby {
         h("a", { href: `#/game/${encodeURIComponent(g.id)}`, class: "button" }, label),
         h("span", { class: "game-name" }, g.name),
         h("span", { class: "game-players" }, players),
-        h("span", { class: "game-meta" }, `${g.ply} moves${options ? " · " + options : ""}`));
+        h("span", { class: "game-meta" }, `${g.ply} moves${options ? " · " + options : ""}${g.clock ? " · " + clockRule(g.clock) : ""}`));
     }));
   }
 }

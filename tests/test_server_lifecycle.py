@@ -1,0 +1,311 @@
+"""Resigning, cancelling and abandoning games on the server (taluva.server.lifecycle), on
+SQLite and, when it is installed, PostgreSQL."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+import test_server_storage
+from fastapi.testclient import TestClient
+from sqlalchemy import text, update
+from test_server_support import create_game, hello, play_http, state_of
+
+from taluva.server import Settings, create_app, lifecycle
+from taluva.server.models import GameRow
+from taluva.server.store import Store
+
+database = test_server_storage.database
+postgres_server = test_server_storage.postgres_server
+"""Every database test runs on SQLite and, when installed, PostgreSQL."""
+
+AUTH = "authorization"
+
+
+@contextmanager
+def serve(url: str, **settings: Any) -> Iterator[TestClient]:
+    """An in-process server on ``url`` with these settings, started and stopped."""
+    app = create_app(Settings(database=url, ai_workers=0, hint_level=1, **settings))
+    with TestClient(app) as client:
+        yield client
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {AUTH: f"Bearer {token}"}
+
+
+def humans(client: TestClient, *names: str, take: bool = True) -> tuple[str, dict[int, str]]:
+    seats = [{"kind": "human", "name": name, "take": take} for name in names]
+    return create_game(client, seats)
+
+
+def resign(client: TestClient, game_id: str, token: str, **body: Any) -> Any:
+    return client.post(f"/api/games/{game_id}/resign", json=body or None, headers=bearer(token))
+
+
+@pytest.fixture
+def settled(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
+    """The calls of the game-end hook made by the lifecycle, in order."""
+    calls: list[tuple[str, dict[str, Any]]] = []
+    monkeypatch.setattr(lifecycle, "settle", lambda _c, game, result: calls.append((game, result)))
+    return calls
+
+
+# ---------------------------------------------------------------------- resigning
+
+
+def test_resigning_a_two_player_game_ends_it_for_the_other_and_is_stored(
+    database: str,
+    settled: list[tuple[str, dict[str, Any]]],
+) -> None:
+    with serve(database) as client:
+        game_id, tokens = humans(client, "Ana", "Ben")
+        assert play_http(client, game_id, tokens[0], 0, "tile 0,0 0").status_code == 200
+        answer = resign(client, game_id, tokens[1])
+        assert answer.status_code == 200, answer.text
+        body = answer.json()
+        assert (body["seat"], body["reason"]) == (1, "resigned")
+        assert body["state"]["status"] == "finished"
+        assert body["state"]["result"]["headline"] == "Ana wins: Ben resigned"
+        assert body["state"]["players"][1]["left"] == "resigned"
+    assert settled == [(game_id, {"ranking": [[0], [1]], "reason": "resigned"})]
+    with serve(database) as client:
+        state = state_of(client, game_id)
+        record = client.get(f"/api/games/{game_id}/record").json()
+    assert (state["status"], state["result"]["reason"], state["legal"]) == (
+        "finished",
+        "resigned",
+        [],
+    )
+    assert record["resignations"] == [{"ply": 1, "player": 1, "reason": "resigned"}]
+    assert record["result"] == {"ranking": [[0], [1]], "reason": "resigned"}
+
+
+def test_in_a_three_player_game_a_player_resigns_out_of_turn_and_the_game_goes_on(
+    database: str,
+    settled: list[tuple[str, dict[str, Any]]],
+) -> None:
+    with serve(database) as client:
+        game_id, tokens = humans(client, "Ana", "Ben", "Cyd")
+        assert play_http(client, game_id, tokens[0], 0, "tile 0,0 0").status_code == 200
+        body = resign(client, game_id, tokens[2]).json()
+        state = body["state"]
+        assert (state["status"], state["to_move"], state["phase"]) == ("live", 0, "build")
+        assert [p["eliminated"] for p in state["players"]] == [False, False, True]
+        assert state["resignations"] == [{"ply": 1, "player": 2, "reason": "resigned"}]
+        move = state["legal"][0]
+        assert play_http(client, game_id, tokens[0], 1, move).status_code == 200
+        assert state_of(client, game_id)["to_move"] == 1
+    assert settled == []
+    with serve(database) as client:  # after a restart the game is where it was
+        again = state_of(client, game_id)
+        assert (again["ply"], again["to_move"], again["resignations"]) == (
+            2,
+            1,
+            [{"ply": 1, "player": 2, "reason": "resigned"}],
+        )
+        answer = resign(client, game_id, tokens[1])
+        assert answer.json()["state"]["result"]["headline"] == "Ana wins: Ben resigned"
+    assert settled == [(game_id, {"ranking": [[0], [1], [2]], "reason": "resigned"})]
+
+
+def test_resigning_over_the_websocket_tells_everyone(tmp_path: Any) -> None:
+    with serve(f"sqlite:///{tmp_path / 'g.sqlite3'}") as client:
+        game_id, tokens = humans(client, "Ana", "Ben")
+        with (
+            client.websocket_connect(f"/ws/games/{game_id}") as ana,
+            client.websocket_connect(f"/ws/games/{game_id}") as watcher,
+        ):
+            hello(ana, [tokens[0]])
+            hello(watcher, [])
+            ana.send_json({"type": "resign", "ref": 7})
+            out = ana.receive_json()
+            assert (out["type"], out["seat"], out["reason"]) == ("out", 0, "resigned")
+            assert ana.receive_json() == {"type": "accepted", "ref": 7, "seat": 0}
+            seen = watcher.receive_json()
+            assert seen["type"] == "out" and seen["state"]["result"]["reason"] == "resigned"
+            ana.send_json({"type": "resign", "ref": 8})
+            assert ana.receive_json() == {
+                "type": "error",
+                "code": "over",
+                "message": "the game is over",
+                "ref": 8,
+            }
+
+
+@pytest.mark.parametrize(
+    ("case", "status", "code"),
+    [
+        ("no token", 401, "no-token"),
+        ("a stranger's token", 403, "forbidden"),
+        ("a seat not held", 403, "forbidden"),
+        ("already out", 409, "out"),
+        ("open game", 409, "waiting"),
+    ],
+)
+def test_a_refused_resignation_changes_nothing(
+    tmp_path: Any, case: str, status: int, code: str
+) -> None:
+    with serve(f"sqlite:///{tmp_path / 'g.sqlite3'}") as client:
+        game_id, tokens = humans(client, "Ana", "Ben", "Cyd")
+        headers: dict[str, str] = bearer(tokens[0])
+        body: dict[str, Any] | None = None
+        if case == "no token":
+            headers = {}
+        elif case == "a stranger's token":
+            headers = bearer("not-a-token")
+        elif case == "a seat not held":
+            body = {"seat": 1}
+        elif case == "already out":
+            assert resign(client, game_id, tokens[0]).status_code == 200
+        elif case == "open game":
+            game_id, tokens = create_game(
+                client, [{"kind": "human", "take": True}, {"kind": "human"}]
+            )
+            headers = bearer(tokens[0])
+        before = state_of(client, game_id)
+        answer = client.post(f"/api/games/{game_id}/resign", json=body, headers=headers)
+        assert answer.status_code == status, answer.text
+        assert answer.json()["error"]["code"] == code
+        assert state_of(client, game_id) == before
+
+
+def test_a_finished_game_refuses_a_resignation(tmp_path: Any) -> None:
+    with serve(f"sqlite:///{tmp_path / 'g.sqlite3'}") as client:
+        game_id, tokens = humans(client, "Ana", "Ben")
+        assert resign(client, game_id, tokens[0]).status_code == 200
+        answer = resign(client, game_id, tokens[1])
+        assert (answer.status_code, answer.json()["error"]["code"]) == (409, "over")
+
+
+# ---------------------------------------------------------------------- cancelling
+
+
+def test_the_host_cancels_a_game_before_it_starts_and_it_leaves_the_lobby(
+    database: str,
+    settled: list[tuple[str, dict[str, Any]]],
+) -> None:
+    with serve(database) as client:
+        created = client.post(
+            "/api/games",
+            json={"seats": [{"kind": "human", "name": "Ana", "take": True}, {"kind": "human"}]},
+        ).json()
+        game_id, host = created["game"]["id"], created["host_token"]
+        listed = client.get("/api/games?status=open").json()["games"]
+        assert [game["id"] for game in listed] == [game_id]
+        seat_token = created["tokens"][0]["token"]
+        refused = client.post(f"/api/games/{game_id}/cancel", headers=bearer(seat_token))
+        assert (refused.status_code, refused.json()["error"]["code"]) == (403, "not-host")
+        answer = client.post(f"/api/games/{game_id}/cancel", headers=bearer(host))
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["state"]["status"] == "cancelled"
+        assert client.get("/api/games?status=open").json()["games"] == []
+        join = client.post(f"/api/games/{game_id}/seats/1", json={"name": "Ben"})
+        assert (join.status_code, join.json()["error"]["code"]) == (409, "over")
+    with serve(database) as client:
+        state = state_of(client, game_id)
+        again = client.post(f"/api/games/{game_id}/cancel", headers=bearer(host))
+    assert (state["status"], state["result"]["reason"], state["legal"]) == (
+        "cancelled",
+        "cancelled",
+        [],
+    )
+    assert state["result"]["headline"] == "The game was cancelled by its host before it started"
+    assert (again.status_code, again.json()["error"]["code"]) == (409, "over")
+    assert settled == []
+
+
+def test_a_game_that_has_started_cannot_be_cancelled(tmp_path: Any) -> None:
+    with serve(f"sqlite:///{tmp_path / 'g.sqlite3'}") as client:
+        created = client.post(
+            "/api/games",
+            json={"seats": [{"kind": "human", "take": True}, {"kind": "human", "take": True}]},
+        ).json()
+        game_id = created["game"]["id"]
+        answer = client.post(f"/api/games/{game_id}/cancel", headers=bearer(created["host_token"]))
+        assert (answer.status_code, answer.json()["error"]["code"]) == (409, "started")
+        assert state_of(client, game_id)["status"] == "live"
+        no_token = client.post(f"/api/games/{game_id}/cancel")
+        assert (no_token.status_code, no_token.json()["error"]["code"]) == (401, "no-token")
+
+
+def test_the_host_cancels_over_the_websocket(tmp_path: Any) -> None:
+    with serve(f"sqlite:///{tmp_path / 'g.sqlite3'}") as client:
+        created = client.post(
+            "/api/games", json={"seats": [{"kind": "human"}, {"kind": "human"}]}
+        ).json()
+        game_id = created["game"]["id"]
+        with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+            hello(ws, [])
+            ws.send_json({"type": "cancel", "host_token": "wrong", "ref": "c"})
+            assert ws.receive_json()["code"] == "not-host"
+            ws.send_json({"type": "cancel", "host_token": created["host_token"], "ref": "c"})
+            message = ws.receive_json()
+            assert (message["type"], message["state"]["status"]) == ("state", "cancelled")
+            assert ws.receive_json() == {"type": "accepted", "ref": "c"}
+
+
+# ---------------------------------------------------------------------- abandoning
+
+
+def test_a_game_without_a_move_for_the_limit_is_abandoned_at_start(
+    database: str,
+    settled: list[tuple[str, dict[str, Any]]],
+) -> None:
+    with serve(database) as client:
+        old_id, old_tokens = humans(client, "Ana", "Ben")
+        fresh_id, _ = humans(client, "Cyd", "Dan")
+    store = Store(database)
+    with store.engine.begin() as connection:
+        long_ago = datetime.now(UTC) - timedelta(days=15)
+        connection.execute(update(GameRow).where(GameRow.id == old_id).values(updated_at=long_ago))
+    store.close()
+    with serve(database) as client:
+        old, fresh = state_of(client, old_id), state_of(client, fresh_id)
+        assert (old["status"], old["result"]["reason"], old["legal"]) == (
+            "finished",
+            "abandoned",
+            [],
+        )
+        assert old["result"]["headline"] == "The game was abandoned: nobody moved for too long"
+        assert fresh["status"] == "live"
+        refused = play_http(client, old_id, old_tokens[0], 0, "tile 0,0 0")
+        assert (refused.status_code, refused.json()["error"]["code"]) == (409, "over")
+    assert settled == [(old_id, {"ranking": [], "reason": "abandoned"})]
+
+
+def test_the_server_checks_for_abandoned_games_while_it_runs(
+    tmp_path: Any, settled: list[tuple[str, dict[str, Any]]]
+) -> None:
+    with serve(f"sqlite:///{tmp_path / 'g.sqlite3'}", abandon_after=0.4) as client:
+        game_id, tokens = humans(client, "Ana", "Ben")
+        assert play_http(client, game_id, tokens[0], 0, "tile 0,0 0").status_code == 200
+        deadline = time.monotonic() + 5
+        while state_of(client, game_id)["status"] == "live" and time.monotonic() < deadline:
+            time.sleep(0.1)
+        state = state_of(client, game_id)
+        assert (state["status"], state["result"]["reason"]) == ("finished", "abandoned")
+        refused = play_http(client, game_id, tokens[0], 1, "hut 1,0")
+        assert (refused.status_code, refused.json()["error"]["code"]) == (409, "over")
+    assert settled == [(game_id, {"ranking": [], "reason": "abandoned"})]
+
+
+def test_the_abandon_limit_is_a_server_option(capsys: pytest.CaptureFixture[str]) -> None:
+    from taluva.cli import main
+
+    assert main(["serve", "--help"]) == 0
+    assert "--abandon-after DAYS  days without a move" in capsys.readouterr().out
+
+
+def test_the_new_columns_exist_after_migrating(database: str) -> None:
+    store = Store(database)
+    store.migrate()
+    with store.engine.connect() as connection:
+        rows = connection.execute(text("SELECT clock, resignations, host_hash FROM games")).all()
+        assert rows == []
+        assert connection.execute(text("SELECT clock FROM moves")).all() == []
+    store.close()
