@@ -1,0 +1,70 @@
+"""Clocks, resigning and cancelling in Chromium: the lobby offers clocks, the game page shows
+ticking clocks, resigning asks first, and the host may cancel a game before it starts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+TIMEOUT_MS = 15000
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A page in a browser context of its own; no script error may happen on it."""
+    context = browser.new_context(viewport={"width": 1280, "height": 820})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert errors == []
+
+
+def test_a_timed_game_from_the_lobby_shows_ticking_clocks_and_resigning_asks_first(
+    page: Any, server_url: str
+) -> None:
+    page.goto(server_url + "/")
+    page.select_option("#clock", label="10 minutes + 20 seconds")
+    page.locator(".seat-kind").nth(1).select_option("human")
+    page.locator(".seat-name").nth(1).fill("Ben")
+    page.click("#create")
+    page.wait_for_selector(".leave-cancel")
+    game_id = page.url.rsplit("/", 1)[1]
+    summary = httpx.get(f"{server_url}/api/games/{game_id}").json()["game"]
+    assert summary["clock"] == {"kind": "fischer", "base_ms": 600000, "increment_ms": 20000}
+    join = httpx.post(f"{server_url}/api/games/{game_id}/seats/1", json={"name": "Ben"})
+    assert join.status_code == 200
+    page.wait_for_selector(".clock-row.running")
+    first = page.inner_text(".clock-row.running .clock-time")
+    page.wait_for_timeout(1300)
+    assert page.inner_text(".clock-row.running .clock-time") != first
+    assert page.inner_text(".clocks h3") == "Clock: 10:00 + 20 s a turn"
+    page.click(".leave-resign")
+    page.wait_for_selector("[role=alertdialog]")
+    page.click("text=Keep playing")
+    assert httpx.get(f"{server_url}/api/games/{game_id}").json()["state"]["status"] == "live"
+    page.click(".leave-resign")
+    page.click("text=Yes, resign")
+    page.wait_for_selector(".result-banner:has-text('Ben wins')")
+    state = httpx.get(f"{server_url}/api/games/{game_id}").json()["state"]
+    assert state["result"]["headline"].startswith("Ben wins: ")
+    assert state["result"]["headline"].endswith(" resigned")
+
+
+def test_the_host_cancels_an_open_game_from_its_page(page: Any, server_url: str) -> None:
+    page.goto(server_url + "/")
+    page.locator(".seat-kind").nth(1).select_option("human")
+    page.click("#create")
+    page.click(".leave-cancel")
+    page.click("text=Yes, cancel it")
+    page.wait_for_selector(".status-line:has-text('cancelled by its host')")
+    game_id = page.url.rsplit("/", 1)[1]
+    state = httpx.get(f"{server_url}/api/games/{game_id}").json()["state"]
+    assert state["status"] == "cancelled"
+    open_games = httpx.get(f"{server_url}/api/games?status=open").json()["games"]
+    assert game_id not in [game["id"] for game in open_games]
