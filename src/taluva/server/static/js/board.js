@@ -6,7 +6,7 @@
 import { key } from "./hex.js";
 import { IslandArt } from "./island.js";
 import { Motion, reducedMotion } from "./motion.js";
-import { PieceArt, contrastText, el, points } from "./pieces.js";
+import { Markup, PieceArt, contrastText, el, points } from "./pieces.js";
 import { Camera, Projection, SIZE, TILT } from "./projection.js";
 
 export { el, shade, contrastText } from "./pieces.js";
@@ -85,8 +85,12 @@ export class Board {
       this.buildings.set(key(q, r), { player, kind, level });
     }
     this.motion.skip();
+    const start = performance.now();
     this.draw();
     if (first) this.fit();
+    // For bench/web_render.py: how long drawing took, and until the frame after it was shown.
+    performance.measure(first ? "board:first-draw" : "board:draw", { start, end: performance.now() });
+    if (first) requestAnimationFrame(() => setTimeout(() => performance.measure("board:first-frame", { start, end: performance.now() })));
     if (animate && previous) {
       const changed = this.motion.play(previous, state);
       if (changed.length) this.reveal(changed);
@@ -96,19 +100,26 @@ export class Board {
   draw() {
     const p = this.projection;
     const state = this.state;
-    this.seaLayer.replaceChildren();
-    this.islandLayer.replaceChildren();
-    this.zoneLayer.replaceChildren();
+    const sea = new Markup();
+    const island = new Markup();
+    const zoneLine = new Markup();
+    this.drawLayers(p, state, sea, island, zoneLine);
+    this.seaLayer.innerHTML = sea.inner();
+    this.islandLayer.innerHTML = island.inner();
+    this.zoneLayer.innerHTML = zoneLine.inner();
+    this.drawMarks();
+  }
+
+  drawLayers(p, state, seaLayer, layer, zoneLayer) {
     const zone = state.zone?.polygon?.length ? this.art.zoneOutline(p, state.zone.polygon) : null;
-    if (zone) this.art.zoneShade(this.seaLayer, zone);
-    this.art.seaGrid(this.seaLayer, p, state.hexes, (q, r) => this.levels.has(key(q, r)));
-    this.art.lagoons(this.seaLayer, p, state.lagoons);
+    if (zone) this.art.zoneShade(seaLayer, zone);
+    this.art.seaGrid(seaLayer, p, state.hexes, (q, r) => this.levels.has(key(q, r)));
+    this.art.lagoons(seaLayer, p, state.lagoons);
     const items = state.hexes.map(([q, r, level, terrain, tile]) => ({ q, r, level, terrain, tile, depth: p.depth(q, r) }));
     for (const [q, r, player] of state.ships || []) items.push({ q, r, ship: player, depth: p.depth(q, r) });
     items.sort((a, b) => a.depth - b.depth);
     const levelOf = (q, r) => this.levels.get(key(q, r)) || 0;
     const tileOf = (q, r) => this.tiles.get(key(q, r));
-    const layer = this.islandLayer;
     for (const item of items) {
       if (item.ship !== undefined) {
         const [x, y] = p.hexTop(item.q, item.r, 0);
@@ -119,8 +130,7 @@ export class Board {
       const building = this.buildings.get(key(item.q, item.r));
       if (building) this.drawBuilding(g, item.q, item.r, item.level, building);
     }
-    if (zone) this.art.zoneBorder(this.zoneLayer, zone);
-    this.drawMarks();
+    if (zone) this.art.zoneBorder(zoneLayer, zone);
   }
 
   /** A hex's building at its top; huts spread over the face in the current projection. */

@@ -682,7 +682,7 @@ export class GamePage {
     const hexes = [this.menu.hex, ...this.menu.moves.flatMap((m) => this.previewOf(m).map((p) => p.hex))];
     const sheet = this.menuBox.getBoundingClientRect();
     const board = this.board.svg.getBoundingClientRect();
-    this.board.reveal(hexes, Math.max(0, board.bottom - sheet.top));
+    this.board.focus(hexes, Math.max(0, board.bottom - sheet.top));
   }
 
   closeMenu() {

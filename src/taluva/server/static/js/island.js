@@ -5,7 +5,7 @@
 
 import { DIRECTIONS, EDGE_CORNERS, TERRAIN_LETTERS, TERRAIN_NAMES, centre, corners, key } from "./hex.js";
 import { LEVEL_HEIGHT, SIZE, TILT, worldStep } from "./projection.js";
-import { contrastText, el, points, shade } from "./pieces.js";
+import { contrastText, el, f, points, shade } from "./pieces.js";
 
 export const DEFAULT_STYLE = {
   terrains: {
@@ -106,7 +106,7 @@ export class IslandArt {
         const base = z === level ? shade(fill, -0.25) : STRATA[z % 2];
         const wall = [top[a], top[b]].map(([x, y]) => [x, y + (level - z) * LEVEL_HEIGHT]);
         const low = wall.map(([x, y]) => [x, y + LEVEL_HEIGHT]).reverse();
-        el("polygon", { points: points([...wall, ...low]), fill: shade(base, side.light), stroke: "rgba(0,0,0,0.55)", "stroke-width": 0.7, class: "side" }, g);
+        el("polygon", { points: points([...wall, ...low]), fill: shade(base, side.light), class: "side" }, g);
       }
     }
     el("polygon", { points: points(top), fill: this.topFill(terrain, level), class: "top" }, g);
@@ -120,21 +120,21 @@ export class IslandArt {
       const segment = `M${top[a][0].toFixed(1)},${top[a][1].toFixed(1)}L${top[b][0].toFixed(1)},${top[b][1].toFixed(1)}`;
       if (boundary) thick += segment; else thin += segment;
     }
-    if (thin) el("path", { d: thin, stroke: shade(fill, this.style.hex_edge_shade), "stroke-width": 1, fill: "none" }, g);
-    if (thick) el("path", { d: thick, stroke: this.style.tile_edge, "stroke-width": 2.2, "stroke-linecap": "round", fill: "none" }, g);
+    if (thin) el("path", { d: thin, stroke: shade(fill, this.style.hex_edge_shade), class: "seam" }, g);
+    if (thick) el("path", { d: thick, stroke: this.style.tile_edge, class: "edge" }, g);
     if (level >= 2) {
       const rings = [];
       for (let i = 2; i <= level; i += 1) rings.push("M" + points(this.face(projection, q, r, level, 1 - 0.12 * (i - 1))).replaceAll(" ", "L") + "Z");
-      el("path", { d: rings.join(""), fill: "none", stroke: "rgba(0,0,0,0.38)", "stroke-width": 0.9 }, g);
+      el("path", { d: rings.join(""), class: "rings" }, g);
     }
     const [x, y] = projection.hexTop(q, r, level);
     if (terrain === 0) this.volcano(g, x, y, fill);
     const ink = contrastText(fill);
     const [bx, by] = [x, y - SIZE * TILT * 0.6];
-    el("rect", { x: bx - 6, y: by - 5.5, width: 12, height: 11, rx: 2.5, fill: "rgba(10,20,30,0.78)", stroke: "rgba(255,255,255,0.7)", "stroke-width": 0.8 }, g);
-    const label = el("text", { x: bx, y: by + 0.5, class: "level", fill: "#ffffff", "text-anchor": "middle", "dominant-baseline": "middle" }, g);
+    el("rect", { x: (bx - 6).toFixed(1), y: (by - 5.5).toFixed(1), width: 12, height: 11, class: "badge" }, g);
+    const label = el("text", { x: bx.toFixed(1), y: (by + 0.5).toFixed(1), class: "level" }, g);
     label.textContent = String(level);
-    const letter = el("text", { x: x - SIZE * 0.58, y: y + 1, class: "letter", fill: ink, "text-anchor": "middle", "dominant-baseline": "middle" }, g);
+    const letter = el("text", { x: (x - SIZE * 0.58).toFixed(1), y: (y + 1).toFixed(1), class: "letter", fill: ink }, g);
     letter.textContent = TERRAIN_LETTERS[terrain];
     return g;
   }
@@ -146,11 +146,11 @@ export class IslandArt {
     const hc = 11;
     const cy = y + 3;
     el("path", {
-      d: `M${x - rb},${cy} L${x - rt},${cy - hc} A${rt},${rt * TILT} 0 0 1 ${x + rt},${cy - hc} L${x + rb},${cy} A${rb},${rb * TILT} 0 0 1 ${x - rb},${cy} Z`,
-      fill: shade(fill, -0.3), stroke: "#2a0c05", "stroke-width": 1, class: "cone",
+      d: f`M${x - rb},${cy} L${x - rt},${cy - hc} A${rt},${rt * TILT} 0 0 1 ${x + rt},${cy - hc} L${x + rb},${cy} A${rb},${rb * TILT} 0 0 1 ${x - rb},${cy} Z`,
+      fill: shade(fill, -0.3), class: "cone",
     }, parent);
-    el("path", { d: `M${x - rt * 0.4},${cy - hc + 1} L${x - rb * 0.35},${cy - 1}`, stroke: "#ff8a50", "stroke-width": 1.6, "stroke-linecap": "round" }, parent);
-    el("ellipse", { cx: x, cy: cy - hc, rx: rt, ry: rt * TILT, fill: "#ff7043", stroke: "#3a0d05", "stroke-width": 1 }, parent);
+    el("path", { d: f`M${x - rt * 0.4},${cy - hc + 1} L${x - rb * 0.35},${cy - 1}`, class: "lava" }, parent);
+    el("ellipse", { cx: x, cy: cy - hc, rx: rt, ry: rt * TILT, class: "crater" }, parent);
   }
 
   /** Sea-level hex outlines around the island, so players can count the spots. */
@@ -181,7 +181,7 @@ export class IslandArt {
         const face = this.face(projection, q, r, 0);
         el("polygon", { points: points(face), fill: this.style.lagoon, stroke: "#8fe0d6", "stroke-width": 1.2, "stroke-dasharray": "4 3", "data-hex": key(q, r) }, g);
         const [x, y] = projection.hexTop(q, r, 0);
-        el("path", { d: `M${x - 9},${y + 4} q4.5,-4 9,0 t9,0`, fill: "none", stroke: "rgba(255,255,255,0.55)", "stroke-width": 1.2 }, g);
+        el("path", { d: f`M${x - 9},${y + 4} q4.5,-4 9,0 t9,0`, fill: "none", stroke: "rgba(255,255,255,0.55)", "stroke-width": 1.2 }, g);
       }
     }
   }

@@ -4,7 +4,62 @@
 
 const NS = "http://www.w3.org/2000/svg";
 
+/** A path or list built from numbers, each written with at most one decimal (short markup). */
+export function f(strings, ...values) {
+  let out = strings[0];
+  values.forEach((value, i) => {
+    out += (typeof value === "number" ? String(Math.round(value * 10) / 10) : value) + strings[i + 1];
+  });
+  return out;
+}
+
+const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
+const escape = (text) => String(text).replace(/[&<>"]/g, (c) => ESCAPES[c]);
+
+/**
+ * SVG built as text and parsed once (one `innerHTML`), for whole layers: thousands of
+ * createElementNS and setAttribute calls cost several times more. Drawing code uses it
+ * through `el` exactly as it uses DOM nodes.
+ */
+export class Markup {
+  constructor(tag = null, attrs = {}) {
+    this.tag = tag;
+    this.attrs = attrs;
+    this.children = [];
+    this.text = null;
+  }
+
+  appendChild(child) {
+    this.children.push(child);
+    return child;
+  }
+
+  setAttribute(name, value) {
+    this.attrs = { ...this.attrs, [name]: value };
+  }
+
+  set textContent(text) {
+    this.text = text;
+  }
+
+  /** The children as SVG text (the node's own tag left out). */
+  inner() {
+    if (this.text !== null) return escape(this.text);
+    return this.children.map((child) => child.toString()).join("");
+  }
+
+  toString() {
+    let open = `<${this.tag}`;
+    for (const [name, value] of Object.entries(this.attrs)) {
+      if (value === undefined || value === null) continue;
+      open += ` ${name}="${typeof value === "number" ? Math.round(value * 100) / 100 : escape(value)}"`;
+    }
+    return `${open}>${this.inner()}</${this.tag}>`;
+  }
+}
+
 export function el(tag, attrs = {}, parent = null) {
+  if (parent instanceof Markup) return parent.appendChild(new Markup(tag, attrs));
   const node = document.createElementNS(NS, tag);
   for (const [name, value] of Object.entries(attrs)) {
     if (value !== undefined && value !== null) node.setAttribute(name, String(value));
@@ -77,9 +132,9 @@ export class PieceArt {
     const w = s;
     const wall = s * 0.9;
     const d = s * 0.55;
-    el("path", { d: `M${x + w},${y} l${d},${-d * 0.6} v${-wall} l${-d},${d * 0.6} Z`, fill: shade(colour, -0.35), stroke, "stroke-width": 1, "stroke-linejoin": "round" }, parent);
-    el("path", { d: `M${x},${y - wall - s * 0.9} l${w + 0.1},${s * 0.9} l${d},${-d * 0.6} l${-w},${-s * 0.9} Z`, fill: shade(colour, -0.18), stroke, "stroke-width": 1, "stroke-linejoin": "round" }, parent);
-    el("path", { d: `M${x - w},${y} V${y - wall} L${x},${y - wall - s * 0.9} L${x + w},${y - wall} V${y} Z`, fill: colour, stroke, "stroke-width": 1.2, "stroke-linejoin": "round" }, parent);
+    el("path", { d: f`M${x + w},${y} l${d},${-d * 0.6} v${-wall} l${-d},${d * 0.6} Z`, fill: shade(colour, -0.35), stroke }, parent);
+    el("path", { d: f`M${x},${y - wall - s * 0.9} l${w + 0.1},${s * 0.9} l${d},${-d * 0.6} l${-w},${-s * 0.9} Z`, fill: shade(colour, -0.18), stroke }, parent);
+    el("path", { d: f`M${x - w},${y} V${y - wall} L${x},${y - wall - s * 0.9} L${x + w},${y - wall} V${y} Z`, fill: colour, stroke, class: "front" }, parent);
     this.mark(parent, player, x, y - wall * 0.55, s);
   }
 
@@ -88,9 +143,9 @@ export class PieceArt {
     const colour = this.colourOf(player);
     const stroke = this.stroke(player);
     const attrs = { stroke, "stroke-width": 1.2, "stroke-linejoin": "round" };
-    el("path", { d: `M${x + 1.9 * u},${y} l${u},${-0.6 * u} v${-1.4 * u} l${-u},${0.6 * u} Z`, fill: shade(colour, -0.35), ...attrs }, parent);
-    el("path", { d: `M${x - 1.9 * u},${y} V${y - 1.4 * u} L${x},${y - 3 * u} L${x + 1.9 * u},${y - 1.4 * u} V${y} Z`, fill: colour, ...attrs }, parent);
-    el("path", { d: `M${x - u},${y} V${y - 1.1 * u} M${x},${y} V${y - 1.1 * u} M${x + u},${y} V${y - 1.1 * u}`, stroke, "stroke-width": 1.1 }, parent);
+    el("path", { d: f`M${x + 1.9 * u},${y} l${u},${-0.6 * u} v${-1.4 * u} l${-u},${0.6 * u} Z`, fill: shade(colour, -0.35), ...attrs }, parent);
+    el("path", { d: f`M${x - 1.9 * u},${y} V${y - 1.4 * u} L${x},${y - 3 * u} L${x + 1.9 * u},${y - 1.4 * u} V${y} Z`, fill: colour, ...attrs }, parent);
+    el("path", { d: f`M${x - u},${y} V${y - 1.1 * u} M${x},${y} V${y - 1.1 * u} M${x + u},${y} V${y - 1.1 * u}`, stroke, "stroke-width": 1.1 }, parent);
     this.mark(parent, player, x, y - 2 * u, u);
   }
 
@@ -100,9 +155,9 @@ export class PieceArt {
     const stroke = this.stroke(player);
     const w = 0.95 * u;
     const top = y - 3.6 * u;
-    el("path", { d: `M${x + w},${y} l${0.6 * u},${-0.4 * u} V${top - 0.4 * u} l${-0.6 * u},${0.4 * u} Z`, fill: shade(colour, -0.35), stroke, "stroke-width": 1.1 }, parent);
+    el("path", { d: f`M${x + w},${y} l${0.6 * u},${-0.4 * u} V${top - 0.4 * u} l${-0.6 * u},${0.4 * u} Z`, fill: shade(colour, -0.35), stroke, "stroke-width": 1.1 }, parent);
     el("path", {
-      d: `M${x - w},${y} V${top} h${w * 0.5} v${u * 0.5} h${w * 0.5} v${-u * 0.5} h${w * 0.5} v${u * 0.5} h${w * 0.5} v${-u * 0.5} V${y} Z`,
+      d: f`M${x - w},${y} V${top} h${w * 0.5} v${u * 0.5} h${w * 0.5} v${-u * 0.5} h${w * 0.5} v${u * 0.5} h${w * 0.5} v${-u * 0.5} V${y} Z`,
       fill: colour, stroke, "stroke-width": 1.2, "stroke-linejoin": "round",
     }, parent);
     this.mark(parent, player, x, y - 1.8 * u, u);
@@ -110,8 +165,8 @@ export class PieceArt {
 
   ship(parent, x, y, player) {
     const u = this.size * 0.22;
-    el("path", { d: `M${x - 2 * u},${y - u} H${x + 2 * u} L${x + 1.3 * u},${y} H${x - 1.3 * u} Z`, fill: this.colourOf(player), stroke: "#111", "stroke-width": 1.2 }, parent);
-    el("path", { d: `M${x},${y - 1.2 * u} V${y - 3.4 * u} L${x + 1.5 * u},${y - 1.5 * u} Z`, fill: "#fafafa", stroke: "#111", "stroke-width": 1 }, parent);
+    el("path", { d: f`M${x - 2 * u},${y - u} H${x + 2 * u} L${x + 1.3 * u},${y} H${x - 1.3 * u} Z`, fill: this.colourOf(player), stroke: "#111", "stroke-width": 1.2 }, parent);
+    el("path", { d: f`M${x},${y - 1.2 * u} V${y - 3.4 * u} L${x + 1.5 * u},${y - 1.5 * u} Z`, fill: "#fafafa", stroke: "#111", "stroke-width": 1 }, parent);
     this.mark(parent, player, x - 0.8 * u, y - 0.5 * u, u);
   }
 
