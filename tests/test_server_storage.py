@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from alembic.config import Config
+from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text
 from test_server_support import (
     client_for,
@@ -28,7 +30,7 @@ from test_server_support import (
     two_humans,
 )
 
-from taluva.server.store import LIVE, PlyTaken, Store, StoredGame, StoredSeat, now
+from taluva.server.store import LIVE, MIGRATIONS, PlyTaken, Store, StoredGame, StoredSeat, now
 
 POSTGRES = postgres_binaries()
 DATABASES = ["sqlite"] + (["postgresql"] if POSTGRES is not None else [])
@@ -137,9 +139,13 @@ def test_migrations_create_the_tables_and_running_them_again_changes_nothing(
     store.migrate()
     tables = set(inspect(store.engine).get_table_names())
     assert {"games", "seats", "moves", "alembic_version"} <= tables
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    newest = ScriptDirectory.from_config(config).get_current_head()
+    assert newest == sorted(p.stem for p in (MIGRATIONS / "versions").glob("0*.py"))[-1][:4]
     with store.engine.connect() as connection:
         assert connection.execute(text("SELECT version_num FROM alembic_version")).all() == [
-            ("0001",)
+            (newest,)
         ]
     store.close()
 
