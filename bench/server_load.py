@@ -12,6 +12,12 @@ unless ``--default-limits``. Against limits, a refused client backs off and trie
 a 429 for a new game waits its ``Retry-After``, a socket closed as one too many (4429) or a
 ``rate-limited`` move waits a growing delay; the report counts each kind.
 
+``--servers 1,2`` measures the server as one process and then as two processes sharing one
+PostgreSQL and one Redis (``taluva serve --redis``), which the bench starts itself (Debian's
+PostgreSQL and redis-server, in a temporary folder) unless ``--database`` names one. With
+two processes each game is played through one process and watched by a spectator on the
+other, and the report adds the latency from sending a move to the spectator's broadcast.
+
 ``--against REV`` measures an earlier commit in the same run: REV's ``src`` is exported
 with ``git archive`` into a temporary folder and its server started with ``PYTHONPATH``
 there; the two servers take turns (REV, then the working tree, ``--rounds`` times), each on
@@ -21,6 +27,7 @@ a fresh database with the same load, and the report gives both and their ratios.
     .venv/bin/python bench/server_load.py --games 50 --seconds 5
     .venv/bin/python bench/server_load.py --games 50 --seconds 5 --default-limits
     .venv/bin/python bench/server_load.py --games 200 --seconds 12 --against HEAD~3
+    .venv/bin/python bench/server_load.py --games 1000 --seconds 20 --servers 1,2
 """
 
 from __future__ import annotations
@@ -70,7 +77,11 @@ def free_port() -> int:
 
 
 def start_server(
-    database: str, port: int, limits: list[str], source: Path | None = None
+    database: str,
+    port: int,
+    limits: list[str],
+    source: Path | None = None,
+    redis: str | None = None,
 ) -> subprocess.Popen[str]:
     """Run the server as its own process with the options ``limits`` (from the package in
     ``source``, a folder holding ``taluva``, if given); return once uvicorn listens."""
@@ -90,6 +101,7 @@ def start_server(
             "--ai-workers",
             "0",
             *limits,
+            *(["--redis", redis] if redis else []),
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -130,6 +142,115 @@ def export_source(revision: str, folder: Path) -> Path:
     return folder / "src"
 
 
+def postgres_programs() -> Path:
+    """The folder of Debian's PostgreSQL server programs."""
+    for folder in sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True):
+        if (folder / "initdb").exists():
+            return folder
+    raise SystemExit("PostgreSQL is not installed: run scripts/ci-system-deps.sh")
+
+
+def as_postgres(command: list[str]) -> list[str]:
+    return ["runuser", "-u", "postgres", "--", *command] if os.geteuid() == 0 else command
+
+
+@contextlib.contextmanager
+def postgres_and_redis() -> Any:
+    """A throwaway PostgreSQL cluster and Redis on loopback; yields their URLs."""
+    programs = postgres_programs()
+    redis_program = shutil.which("redis-server")
+    if redis_program is None:
+        raise SystemExit("redis-server is not installed: run scripts/ci-system-deps.sh")
+    folder = Path(tempfile.mkdtemp(prefix="taluva-bench-pg-"))
+    if os.geteuid() == 0:
+        shutil.chown(folder, "postgres", "postgres")
+    data, pg_port, redis_port = folder / "data", free_port(), free_port()
+    subprocess.run(
+        [
+            *as_postgres([str(programs / "initdb"), "-D", str(data), "-U", "postgres"]),
+            "--auth=trust",
+            "--no-sync",
+            "-E",
+            "UTF8",
+        ],
+        check=True,
+        capture_output=True,
+    )
+    options = f"-h 127.0.0.1 -p {pg_port} -k {folder} -c max_connections=200"
+    subprocess.run(
+        [
+            *as_postgres([str(programs / "pg_ctl"), "-D", str(data), "-o", options]),
+            "-l",
+            str(folder / "log"),
+            "-w",
+            "start",
+        ],
+        check=True,
+        capture_output=True,
+    )
+    redis = subprocess.Popen(
+        [
+            redis_program,
+            "--port",
+            str(redis_port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ],
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        yield (
+            f"postgresql+psycopg://postgres@127.0.0.1:{pg_port}/postgres",
+            f"redis://127.0.0.1:{redis_port}/0",
+        )
+    finally:
+        redis.kill()
+        redis.wait()
+        subprocess.run(
+            as_postgres([str(programs / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]),
+            capture_output=True,
+        )
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def fresh_database(server: str, name: str) -> str:
+    """A new, empty database ``name`` on the PostgreSQL at ``server``; its URL."""
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(server, isolation_level="AUTOCOMMIT")
+    with engine.connect() as connection:
+        connection.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    engine.dispose()
+    return server.rsplit("/", 1)[0] + f"/{name}"
+
+
+class Watcher:
+    """A spectator of one game on another server process: when did each move reach it."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.waiting: dict[int, asyncio.Future[float]] = {}
+
+    def expect(self, ply: int) -> asyncio.Future[float]:
+        future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        self.waiting[ply] = future
+        return future
+
+    async def run(self) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            async for raw in self.ws:
+                message = json.loads(raw)
+                if message.get("type") == "move":
+                    future = self.waiting.pop(message["ply"], None)
+                    if future is not None and not future.done():
+                        future.set_result(time.perf_counter())
+
+
 def cpu_seconds(pid: int) -> float:
     """User plus system CPU time of a process, from /proc (0 where there is none)."""
     try:
@@ -145,6 +266,9 @@ class Totals:
 
     def __init__(self) -> None:
         self.latencies: list[float] = []
+        self.remote_latencies: list[float] = []
+        """Sending a move to its broadcast reaching a spectator on another process."""
+        self.missed_remote = 0
         self.finished = 0
         self.errors: list[str] = []
         self.http_429 = 0
@@ -192,9 +316,12 @@ async def new_game(
 
 
 async def play(
-    base: str, http: httpx.AsyncClient, number: int, deadline: float, totals: Totals
+    bases: list[str], http: httpx.AsyncClient, number: int, deadline: float, totals: Totals
 ) -> None:
-    """One scripted client: play random legal moves until the deadline, game after game."""
+    """One scripted client: play random legal moves until the deadline, game after game,
+    through server ``bases[number % len(bases)]``, watched from the next one if any."""
+    base = bases[number % len(bases)]
+    watched = bases[(number + 1) % len(bases)] if len(bases) > 1 else None
     rng = random.Random(number)
     backoff = Backoff(rng, deadline)
     game: tuple[str, list[str]] | None = None
@@ -203,7 +330,20 @@ async def play(
         if game is None:
             return
         game_id, tokens = game
-        async with connect(f"ws://{base}/ws/games/{game_id}", max_size=2**22) as ws:
+        async with contextlib.AsyncExitStack() as stack:
+            ws = await stack.enter_async_context(
+                connect(f"ws://{base}/ws/games/{game_id}", max_size=2**22)
+            )
+            watcher = None
+            if watched is not None:
+                spectator = await stack.enter_async_context(
+                    connect(f"ws://{watched}/ws/games/{game_id}", max_size=2**22)
+                )
+                await spectator.send(json.dumps({"type": "hello", "tokens": []}))
+                await spectator.recv()
+                watcher = Watcher(spectator)
+                watching = asyncio.get_running_loop().create_task(watcher.run())
+                stack.callback(watching.cancel)
             with contextlib.suppress(ConnectionClosed):  # a refused socket may close first
                 await ws.send(json.dumps({"type": "hello", "tokens": tokens}))
             welcome = json.loads(await ws.recv())
@@ -218,7 +358,7 @@ async def play(
                 state = welcome["state"]
                 backoff.reset()
                 while state["result"] is None and time.perf_counter() < deadline:
-                    state = await play_move(ws, state, rng, totals, backoff)
+                    state = await play_move(ws, state, rng, totals, backoff, watcher)
                     if not state:
                         return
         if refused:
@@ -230,12 +370,19 @@ async def play(
 
 
 async def play_move(
-    ws: Any, state: dict[str, Any], rng: random.Random, totals: Totals, backoff: Backoff
+    ws: Any,
+    state: dict[str, Any],
+    rng: random.Random,
+    totals: Totals,
+    backoff: Backoff,
+    watcher: Watcher | None = None,
 ) -> dict[str, Any]:
-    """Play one random legal move; the state after it, or {} after an error."""
+    """Play one random legal move; the state after it, or {} after an error. With a
+    ``watcher``, wait until the move reaches it too."""
     ply = state["ply"]
     move = rng.choice(state["legal"])
     while True:
+        seen = watcher.expect(ply) if watcher is not None else None
         sent = time.perf_counter()
         await ws.send(json.dumps({"type": "move", "state": ply, "move": move}))
         message = json.loads(await ws.recv())
@@ -245,6 +392,11 @@ async def play_move(
             message = json.loads(await ws.recv())
         if message["type"] == "move":
             totals.latencies.append(time.perf_counter() - sent)
+            if seen is not None:
+                try:
+                    totals.remote_latencies.append(await asyncio.wait_for(seen, 10.0) - sent)
+                except TimeoutError:
+                    totals.missed_remote += 1
             backoff.reset()
             new_state: dict[str, Any] = message["state"]
             return new_state
@@ -255,14 +407,14 @@ async def play_move(
         await backoff.wait()
 
 
-async def run(base: str, games: int, seconds: float) -> tuple[Totals, float]:
+async def run(bases: list[str], games: int, seconds: float) -> tuple[Totals, float]:
     totals = Totals()
     limits = httpx.Limits(max_connections=64)
-    async with httpx.AsyncClient(base_url=f"http://{base}", limits=limits, timeout=60) as http:
+    async with httpx.AsyncClient(base_url=f"http://{bases[0]}", limits=limits, timeout=60) as http:
         start = time.perf_counter()
         cpu_start = time.process_time()
         deadline = start + seconds
-        await asyncio.gather(*(play(base, http, n, deadline, totals) for n in range(games)))
+        await asyncio.gather(*(play(bases, http, n, deadline, totals) for n in range(games)))
         elapsed = time.perf_counter() - start
         totals.client_cpu = time.process_time() - cpu_start
     return totals, elapsed
@@ -291,19 +443,36 @@ class Measured:
         return self.moves / self.elapsed if self.elapsed else 0.0
 
 
-def measure(label: str, args: argparse.Namespace, source: Path | None = None) -> Measured:
-    """Start a server (from ``source`` if given) on a fresh database, load it, stop it."""
+def measure(
+    label: str,
+    args: argparse.Namespace,
+    source: Path | None = None,
+    database: str | None = None,
+    redis: str | None = None,
+    servers: int = 1,
+) -> Measured:
+    """Start ``servers`` server processes (from ``source`` if given) on a fresh database,
+    load them, stop them."""
     folder = Path(tempfile.mkdtemp(prefix="taluva-bench-"))
-    database = args.database or f"sqlite:///{folder / 'games.sqlite3'}"
-    port = free_port()
-    server = start_server(database, port, [] if args.default_limits else OPEN_LIMITS, source)
-    cpu_before = cpu_seconds(server.pid)
+    database = database or args.database or f"sqlite:///{folder / 'games.sqlite3'}"
+    ports = [free_port() for _ in range(servers)]
+    limits = [] if args.default_limits else OPEN_LIMITS
+    processes = []
+    for port in ports:  # one at a time: the first creates the schema
+        processes.append(start_server(database, port, limits, source, redis))
+    cpu_before = [cpu_seconds(process.pid) for process in processes]
     try:
-        totals, elapsed = asyncio.run(run(f"127.0.0.1:{port}", args.games, args.seconds))
+        bases = [f"127.0.0.1:{port}" for port in ports]
+        totals, elapsed = asyncio.run(run(bases, args.games, args.seconds))
     finally:
-        cpu_used = cpu_seconds(server.pid) - cpu_before
-        server.terminate()
-        server.wait(timeout=30)
+        cpu_used = sum(
+            cpu_seconds(process.pid) - before
+            for process, before in zip(processes, cpu_before, strict=True)
+        )
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.wait(timeout=30)
         shutil.rmtree(folder, ignore_errors=True)
     return Measured(label, totals, elapsed, cpu_used)
 
@@ -339,6 +508,14 @@ def report(result: Measured, games: int) -> None:
             f"p99 {percentile(totals.latencies, 0.99) * 1000:.1f} ms, "
             f"max {max(totals.latencies) * 1000:.1f} ms, "
             f"mean {statistics.fmean(totals.latencies) * 1000:.1f} ms"
+        )
+    if totals.remote_latencies or totals.missed_remote:
+        remote = totals.remote_latencies or [float("nan")]
+        print(
+            "  latency submit -> broadcast on the other process: "
+            f"p50 {percentile(remote, 0.50) * 1000:.1f} ms, "
+            f"p99 {percentile(remote, 0.99) * 1000:.1f} ms, "
+            f"max {max(remote) * 1000:.1f} ms ({totals.missed_remote} not seen within 10 s)"
         )
     for error in totals.errors[:5]:
         print(f"  error: {error}")
@@ -402,7 +579,26 @@ def main() -> None:
     parser.add_argument(
         "--rounds", type=int, default=2, help="turns each server takes with --against (2)"
     )
+    parser.add_argument(
+        "--servers",
+        metavar="N[,N...]",
+        help="measure with N server processes on one PostgreSQL and one Redis, for each N "
+        "listed in turn (e.g. 1,2); started by the bench unless --database is given",
+    )
     args = parser.parse_args()
+    if args.servers:
+        try:
+            counts = [int(part) for part in args.servers.split(",")]
+        except ValueError:
+            parser.error(f"--servers {args.servers!r}: expected numbers such as 1,2")
+        if not all(1 <= count <= 8 for count in counts):
+            parser.error("--servers: each count must be 1-8")
+        if args.against or args.server:
+            parser.error("--servers starts its own servers of the working tree alone")
+        if args.database and not args.database.startswith("postgresql"):
+            parser.error("--servers needs a PostgreSQL --database (or none: the bench starts one)")
+        multi_server(args, counts)
+        return
     if not 1 <= args.games <= 2000 or not 0 < args.seconds <= 600:
         parser.error("--games must be 1-2000 and --seconds 0-600")
     if args.against and args.server:
@@ -422,7 +618,7 @@ def main() -> None:
         host = args.server.split(":")[0]
         if host not in ("127.0.0.1", "localhost", "[::1]"):
             parser.error("--server must be on loopback (127.0.0.1 or localhost)")
-        totals, elapsed = asyncio.run(run(args.server, args.games, args.seconds))
+        totals, elapsed = asyncio.run(run([args.server], args.games, args.seconds))
         report(Measured("given server", totals, elapsed, None), args.games)
         return
     if not args.against:
@@ -441,6 +637,31 @@ def main() -> None:
                 report(result, args.games)
                 runs.append(result)
         compare(base, current, args.against)
+
+
+def multi_server(args: argparse.Namespace, counts: list[int]) -> None:
+    """Measure the working tree with each count of server processes on PostgreSQL + Redis,
+    a fresh database each, and print them side by side."""
+    load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    print(f"machine: {os.cpu_count()} cores (load average {load}), database postgresql + redis")
+    with postgres_and_redis() as (server, redis):
+        results = []
+        for number, count in enumerate(counts):
+            database = fresh_database(args.database or server, f"bench_{number}")
+            result = measure(f"{count} server process(es)", args, None, database, redis, count)
+            report(result, args.games)
+            results.append((count, result))
+    print()
+    print("| server processes | moves/s | p50 (ms) | p99 (ms) | p99 to the other process (ms) |")
+    print("|---:|---:|---:|---:|---:|")
+    for count, result in results:
+        figures = combined(str(count), [result])
+        remote = result.totals.remote_latencies
+        other = f"{percentile(remote, 0.99) * 1000:.1f}" if remote else "-"
+        print(
+            f"| {count} | {figures['moves/s']:.0f} | {figures['p50']:.1f} | "
+            f"{figures['p99']:.1f} | {other} |"
+        )
 
 
 if __name__ == "__main__":

@@ -291,6 +291,11 @@ def test_the_server_checks_for_abandoned_games_while_it_runs(
         assert (state["status"], state["result"]["reason"]) == ("finished", "abandoned")
         refused = play_http(client, game_id, tokens[0], 1, "hut 1,0")
         assert (refused.status_code, refused.json()["error"]["code"]) == (409, "over")
+        explained = client.get(f"/api/games/{game_id}/explain", params={"move": "hut 1,0"})
+        assert (explained.json()["legal"], explained.json()["reason"]) == (
+            False,
+            "the game is over",
+        )
     assert settled == [(game_id, {"ranking": [], "reason": "abandoned"})]
 
 

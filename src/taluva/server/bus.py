@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
@@ -24,22 +25,27 @@ RECONNECT_SECONDS = (0.1, 0.5, 1.0, 2.0, 5.0)
 OUTBOX_LIMIT = 100_000
 """Messages waiting to be published before the oldest are dropped (Redis unreachable)."""
 
-Deliver = Callable[[str, int, str], Awaitable[None]]
-"""What the service does with a message of another process: ``(game_id, ply, text)``."""
+Deliver = Callable[[str, int, dict[str, Any], str], Awaitable[None]]
+"""What the service does with a message of another process: ``(game_id, ply, sync, text)``,
+``sync`` being what the sender keeps about the game beyond the message (its status, clock)."""
 Resync = Callable[[], Awaitable[None]]
 """What the service does after the connection was lost: messages may have been missed."""
 
 
-def envelope(origin: str, game_id: str, ply: int, text: str) -> str:
-    """One published message: the sending process, the game, its ply after the change, and
-    the JSON text its own clients received."""
-    return f"{origin}\n{game_id}\n{ply}\n{text}"
+def envelope(origin: str, game_id: str, ply: int, sync: dict[str, Any], text: str) -> str:
+    """One published message: the sending process, the game, its ply after the change, what
+    the sender keeps about the game (JSON on one line), and the JSON text its own clients
+    received."""
+    return f"{origin}\n{game_id}\n{ply}\n{json.dumps(sync, separators=(',', ':'))}\n{text}"
 
 
-def open_envelope(data: str) -> tuple[str, str, int, str]:
-    """The four parts of ``envelope``; ValueError if ``data`` is not one."""
-    origin, game_id, ply, text = data.split("\n", 3)
-    return origin, game_id, int(ply), text
+def open_envelope(data: str) -> tuple[str, str, int, dict[str, Any], str]:
+    """The five parts of ``envelope``; ValueError if ``data`` is not one."""
+    origin, game_id, ply, sync, text = data.split("\n", 4)
+    kept = json.loads(sync)
+    if not isinstance(kept, dict):
+        raise ValueError("the sync part is not an object")
+    return origin, game_id, int(ply), kept, text
 
 
 class Bus:
@@ -79,11 +85,11 @@ class Bus:
         ]
         await asyncio.wait_for(self.connected.wait(), timeout=10.0)
 
-    def publish(self, game_id: str, ply: int, text: str) -> None:
+    def publish(self, game_id: str, ply: int, sync: dict[str, Any], text: str) -> None:
         """Queue a broadcast for the other processes (never waits)."""
         if self._outbox is None:
             return
-        data = envelope(self.origin, game_id, ply, text)
+        data = envelope(self.origin, game_id, ply, sync, text)
         try:
             self._outbox.put_nowait(data)
         except asyncio.QueueFull:
@@ -140,14 +146,14 @@ class Bus:
         if message.get("type") != "message":
             return
         try:
-            origin, game_id, ply, text = open_envelope(message["data"])
+            origin, game_id, ply, sync, text = open_envelope(message["data"])
         except (ValueError, KeyError, TypeError):
             log.error("ignored a malformed broadcast on %s", CHANNEL)
             return
         if origin == self.origin:
             return
         try:
-            await deliver(game_id, ply, text)
+            await deliver(game_id, ply, sync, text)
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -51,6 +51,9 @@ class ClusterService(Protocol):
     async def resync(self, room: Any, message: dict[str, Any] | None) -> None:
         """Bring the room up to date after another process changed its game."""
 
+    def apply_remote_move(self, room: Any, message: dict[str, Any], sync: dict[str, Any]) -> bool:
+        """Apply another process's move for the room's next ply; False if it cannot be."""
+
     def ai_job(self, room: Any) -> tuple[AiJob, bool] | None:
         """The AI turn a room waits for, and whether a person waits for it; None if none."""
 
@@ -69,6 +72,9 @@ class Cluster:
         self.queue = ServerQueue(url, reclaim_after)
         self._tasks: list[asyncio.Task[None]] = []
         self._asking: set[asyncio.Task[None]] = set()
+        self._inboxes: dict[str, list[tuple[dict[str, Any], str]]] = {}
+        """Per game, the other processes' messages not yet handled, in order."""
+        self._handling: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
         """Connect to Redis and start taking broadcasts and AI answers."""
@@ -79,16 +85,16 @@ class Cluster:
 
     async def stop(self) -> None:
         """Stop taking, publish what is queued, disconnect."""
-        for task in [*self._tasks, *self._asking]:
+        for task in [*self._tasks, *self._asking, *self._handling]:
             task.cancel()
-        await asyncio.gather(*self._tasks, *self._asking, return_exceptions=True)
+        await asyncio.gather(*self._tasks, *self._asking, *self._handling, return_exceptions=True)
         self._tasks = []
         await self.bus.stop()
         await self.queue.close()
 
-    def relay(self, game_id: str, ply: int, text: str) -> None:
+    def relay(self, game_id: str, ply: int, sync: dict[str, Any], text: str) -> None:
         """Pass one of this process's broadcasts on to the other processes."""
-        self.bus.publish(game_id, ply, text)
+        self.bus.publish(game_id, ply, sync, text)
 
     def ask_ai(self, room: Any) -> None:
         """Queue the AI turn the room waits for, if any (once per ply, whichever process
@@ -109,18 +115,44 @@ class Cluster:
         except Exception:
             log.exception("cannot queue the AI turn of game %s ply %d", job.game_id, job.ply)
 
-    async def _deliver(self, game_id: str, ply: int, text: str) -> None:
+    async def _deliver(self, game_id: str, ply: int, sync: dict[str, Any], text: str) -> None:
+        """Queue another process's message for its game: the games are handled side by
+        side, each one's messages in order."""
+        service = self.service
+        if game_id not in service.rooms and game_id not in service.finished:
+            return  # nobody here watches it; it is read afresh when someone does
+        inbox = self._inboxes.get(game_id)
+        if inbox is not None:
+            inbox.append((sync, text))
+            return
+        self._inboxes[game_id] = [(sync, text)]
+        task = asyncio.get_running_loop().create_task(self._handle(game_id))
+        self._handling.add(task)
+        task.add_done_callback(self._handling.discard)
+
+    async def _handle(self, game_id: str) -> None:
+        inbox = self._inboxes[game_id]
+        try:
+            while inbox:
+                sync, text = inbox.pop(0)
+                await self._handle_one(game_id, sync, text)
+        finally:
+            del self._inboxes[game_id]
+
+    async def _handle_one(self, game_id: str, sync: dict[str, Any], text: str) -> None:
         service = self.service
         room = service.rooms.get(game_id) or service.finished.get(game_id)
         if room is None:
-            return  # nobody here watches it; it is read afresh when someone does
+            return
         try:
             message = json.loads(text)
         except ValueError:
             return
-        if message.get("type") not in QUIET_TYPES:
+        kind = message.get("type")
+        if kind not in QUIET_TYPES:
             async with room.lock:
-                await service.resync(room, message)
+                if kind != "move" or not service.apply_remote_move(room, message, sync):
+                    await service.resync(room, message)
         for subscriber in list(room.subscribers):
             subscriber.send(text)
 
@@ -160,5 +192,5 @@ class Cluster:
             log.exception("AI answer for game %s ply %d failed", result.game_id, result.ply)
 
 
-Relay = Callable[[str, int, str], None]
-"""How a room passes a broadcast on to the other processes: ``(game_id, ply, text)``."""
+Relay = Callable[[str, int, dict[str, Any], str], None]
+"""How a room passes a broadcast on to the other processes: ``(game_id, ply, sync, text)``."""

@@ -26,6 +26,8 @@ from taluva.engine.game import Game
 from taluva.engine.record import RECORD_FORMAT
 from taluva.server import clocks
 from taluva.server.accounts import Account
+from taluva.server.ai_queue import AiJob, AiResult
+from taluva.server.cluster import Cluster, Relay
 from taluva.server.config import Settings
 from taluva.server.errors import ApiError, not_found
 from taluva.server.lifecycle import Lifecycle
@@ -75,6 +77,8 @@ class Room:
     host_token: str | None = None
     """The host token of a game just created, until the creation's answer has sent it."""
     version: int = 0
+    relay: Relay | None = None
+    """Passes each broadcast on to the other server processes (None when there are none)."""
 
     @property
     def id(self) -> str:
@@ -119,6 +123,10 @@ class Room:
         text = json.dumps(message, separators=(",", ":"))
         for subscriber in list(self.subscribers):
             subscriber.send(text)
+        if self.relay is not None:
+            meta = self.meta
+            sync = {"status": meta.status, "result": meta.result, "clock": meta.clock}
+            self.relay(self.id, self.game.ply, sync, text)
 
     def record(self, moves: list[str] | None = None) -> dict[str, Any]:
         """The full game record (with the hidden deck: for the server and its workers only)."""
@@ -168,10 +176,15 @@ class GameService:
             max_workers=1 if self.store.url.startswith("sqlite") else 4,
             thread_name_prefix="taluva-db",
         )
-        self._load_lock = asyncio.Lock()
+        self._loading: dict[str, asyncio.Lock] = {}
+        """One lock per game being loaded, so a game is read once and others meanwhile."""
         self._closing = False
         self._unwritten: list[tuple[NewMove, asyncio.Future[None]]] = []
         self._writing: asyncio.Task[None] | None = None
+        self.cluster = (
+            Cluster(self, settings.redis, settings.reclaim_after) if settings.redis else None
+        )
+        """This process's links to the other server processes (None when it runs alone)."""
         self.lifecycle = Lifecycle(self)
         """Resignations, clocks, cancel and abandon (``taluva.server.lifecycle``)."""
 
@@ -223,6 +236,8 @@ class GameService:
     async def start(self) -> None:
         """Migrate the database, then resume every unfinished game (AI seats move again)."""
         await self.db(self.store.migrate)
+        if self.cluster is not None:
+            await self.cluster.start()
         for game_id in await self.db(self.store.unfinished_game_ids):
             try:
                 room = await self.room(game_id)
@@ -236,6 +251,8 @@ class GameService:
     async def stop(self) -> None:
         """Stop AI turns and workers, then close the database."""
         self._closing = True
+        if self.cluster is not None:
+            await self.cluster.stop()
         await self.lifecycle.stop()
         tasks = [room.ai_task for room in self.rooms.values() if room.ai_task is not None]
         for task in tasks:
@@ -254,19 +271,26 @@ class GameService:
         room = self.rooms.get(game_id) or self.finished.get(game_id)
         if room is not None:
             return room
-        async with self._load_lock:
-            room = self.rooms.get(game_id) or self.finished.get(game_id)
-            if room is not None:
+        loading = self._loading.setdefault(game_id, asyncio.Lock())
+        try:
+            async with loading:
+                room = self.rooms.get(game_id) or self.finished.get(game_id)
+                if room is not None:
+                    return room
+                meta = await self.db(self.store.load_game, game_id)
+                if meta is None:
+                    raise not_found(game_id)
+                moves, meta.moves = meta.moves, []
+                room = Room(meta, rebuild(meta, moves))
+                self._keep(room)
                 return room
-            meta = await self.db(self.store.load_game, game_id)
-            if meta is None:
-                raise not_found(game_id)
-            moves, meta.moves = meta.moves, []
-            room = Room(meta, rebuild(meta, moves))
-            self._keep(room)
-            return room
+        finally:
+            if not loading.locked() and self._loading.get(game_id) is loading:
+                del self._loading[game_id]
 
     def _keep(self, room: Room) -> None:
+        if self.cluster is not None:
+            room.relay = self.cluster.relay
         if room.meta.status in (OPEN, LIVE):
             self.rooms[room.id] = room
             return
@@ -426,6 +450,8 @@ class GameService:
         if len(text) > MOVE_TEXT_CHARS:
             raise ApiError(400, "bad-request", f"move text is longer than {MOVE_TEXT_CHARS}")
         async with room.lock:
+            if self.cluster is not None and (state != room.game.ply or room.meta.status == OPEN):
+                await self.resync(room, None)  # another process may have moved on already
             await self.lifecycle.expire_due(room)
             game = room.game
             if room.meta.status == OPEN:
@@ -513,6 +539,9 @@ class GameService:
         """Start the AI turns of a room if an AI seat is to move (once at a time)."""
         if self._closing or self._ai_to_move(room) is None:
             return
+        if self.cluster is not None:  # the AI workers of the whole server play it
+            self.cluster.ask_ai(room)
+            return
         if room.ai_task is not None and not room.ai_task.done():
             return
         room.ai_task = asyncio.get_running_loop().create_task(self._play_ai(room))
@@ -545,6 +574,85 @@ class GameService:
                 if room.game.ply == ply:
                     await self.submit(room, {seat.seat}, ply, fallback_move(room.game, seed))
 
+    # ------------------------------------------------------------------ several processes
+
+    async def resync(self, room: Room, message: dict[str, Any] | None) -> None:
+        """Read a room's game again after another process changed it (the caller holds the
+        room's lock): the moves it lacks are applied, the rest is replaced."""
+        meta = await self.db(self.store.load_game, room.id)
+        if meta is None:
+            return
+        moves, meta.moves = meta.moves, []
+        game = room.game
+        same_players = [s.name for s in meta.seats] == [s.name for s in room.meta.seats]
+        if same_players and len(moves) >= game.ply:
+            if len(moves) > game.ply:
+                game = game.copy()
+                for text in moves[game.ply :]:
+                    game.play(text)
+        else:
+            game = rebuild(meta, moves)
+        room.meta = meta
+        room.game = game
+        room.version += 1
+        self._keep(room)
+        self.lifecycle.arm(room)
+
+    def apply_remote_move(self, room: Room, message: dict[str, Any], sync: dict[str, Any]) -> bool:
+        """Apply a move another process stored, for this room's next ply, with the game's
+        status and clock as that process keeps them (the caller holds the room's lock);
+        False if it does not follow from this room's position (then ``resync``)."""
+        game = room.game
+        if message.get("ply") != game.ply or message.get("seat") != game.to_move:
+            return False
+        trial = game.copy()
+        try:
+            trial.play(message["move"])
+        except (IllegalMove, KeyError, TypeError):
+            return False
+        meta = room.meta
+        room.game = trial
+        meta.move_seats.append(game.to_move)
+        meta.ply = trial.ply
+        meta.status = sync.get("status", meta.status)
+        meta.result = sync.get("result")
+        meta.clock = sync.get("clock")
+        meta.updated_at = now()
+        room.version += 1
+        self._keep(room)
+        self.lifecycle.arm(room)
+        return True
+
+    def ai_job(self, room: Room) -> tuple[AiJob, bool] | None:
+        """The AI turn a room waits for, and whether a person waits for it; None if none."""
+        seat = self._ai_to_move(room)
+        if seat is None:
+            return None
+        ply = room.game.ply
+        job = AiJob(
+            room.id, ply, seat.seat, seat.ai or "level:1", move_seed(room.id, ply), room.record()
+        )
+        return job, self.audience(room) == Audience.PEOPLE
+
+    async def play_ai_result(self, room: Room, result: AiResult) -> None:
+        """Play an AI worker's answer if its game still waits for it (a random legal move if
+        the engine refuses it); an answer for a ply already played is dropped."""
+        if room.game.ply < result.ply:
+            async with room.lock:
+                await self.resync(room, None)
+        seat = self._ai_to_move(room)
+        if seat is None or seat.seat != result.seat or room.game.ply != result.ply:
+            return
+        try:
+            await self.submit(room, {seat.seat}, result.ply, result.move)
+        except ApiError as error:
+            if error.code == "stale":
+                return
+            log.error("AI move %r in game %s refused: %s", result.move, room.id, error.message)
+            if room.game.ply == result.ply:
+                fallback = fallback_move(room.game, move_seed(room.id, result.ply))
+                await self.submit(room, {seat.seat}, result.ply, fallback)
+
     def explain(self, room: Room, text: Any) -> dict[str, Any]:
         """Whether a move is legal now and, if not, why (for hover explanations)."""
         if not isinstance(text, str) or len(text) > MOVE_TEXT_CHARS:
@@ -552,6 +660,8 @@ class GameService:
         game = room.game
         if room.meta.status == OPEN:
             reason: str | None = "the game starts when every seat is taken"
+        elif room.meta.status != LIVE and not game.is_over:
+            reason = "the game is over"
         else:
             reason = game.explain(text)
         return {
