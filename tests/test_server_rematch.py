@@ -127,15 +127,15 @@ def test_a_rematch_has_the_same_seats_and_options_a_new_deck_and_seats_the_offer
         ("AI level 2", "ai", 2, True),
         ("Ben", "human", None, True),
     ]
-    old = client.get(f"/api/games/{game_id}/record").json()
     assert rematch["id"] != game_id
     with client.websocket_connect(f"/ws/games/{rematch['id']}") as ws:
         assert hello(ws, [body["tokens"][0]["token"]])["seats"] == [2]
     ana = offer(client, game_id, tokens[0])
     assert ana.status_code == 200
     assert state_of(client, rematch["id"])["status"] == "live"
-    new_deck = client.get(f"/api/games/{rematch['id']}/record").json()["deck"]
-    assert new_deck != old["deck"][: len(new_deck)]
+    store = client.app.state.service.store  # type: ignore[attr-defined]
+    old_deck, new_deck = (store.load_game(g).deck for g in (game_id, rematch["id"]))
+    assert new_deck != old_deck and len(new_deck) == len(old_deck)
 
 
 def test_offering_again_answers_with_the_rematch_already_offered(
@@ -250,7 +250,9 @@ def test_a_rematch_against_the_ai_alone_starts_at_once(client: TestClient) -> No
     ]
 
 
-def test_a_rematch_seat_belongs_to_the_account_that_held_the_old_one(client: TestClient) -> None:
+def test_a_rematch_seat_belongs_to_the_account_that_held_the_old_one_which_may_take_it(
+    client: TestClient,
+) -> None:
     accounts = {}
     for name in ("Ana", "Ben"):
         client.cookies.clear()
@@ -267,9 +269,15 @@ def test_a_rematch_seat_belongs_to_the_account_that_held_the_old_one(client: Tes
     client.cookies.clear()
     tokens[1] = client.post(f"/api/games/{game_id}/seats/1", json={"name": "Cy"}).json()["token"]
     play_out(client, game_id, tokens, seed=4)
+    no_proof = client.post(f"/api/games/{game_id}/rematch")
+    assert (no_proof.status_code, no_proof.json()["error"]["code"]) == (401, "no-token")
     rematch_id = offer(client, game_id, tokens[2]).json()["game"]["id"]
-    for seat in (0, 1):
-        assert offer(client, game_id, tokens[seat]).status_code == 200
+    assert offer(client, game_id, tokens[1]).status_code == 200
+    signed_in = client.post("/api/session", json={"name": "ana", "password": "volcano-42"})
+    assert signed_in.status_code == 200, signed_in.text
+    by_account = client.post(f"/api/games/{game_id}/rematch")
+    assert by_account.status_code == 200
+    assert [t["seat"] for t in by_account.json()["tokens"]] == [0]
     players = state_of(client, rematch_id)["players"]
     assert [(p["name"], p["account_id"]) for p in players] == [
         ("Ana", accounts["Ana"]),

@@ -297,15 +297,28 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
     @app.post(
         "/api/games/{game_id}/rematch",
         dependencies=limited,
-        summary="Offer a finished game's rematch, or take your old seats in it (seat token)",
+        summary="Offer a finished game's rematch, or take your old seats in it (seat token, "
+        "or the signed-in account's seats)",
         responses={201: {"description": "A new rematch was offered"}},
     )
     async def rematch(
         room: RoomDep,
+        request: Request,
         response: Response,
         authorization: Annotated[str | None, Header()] = None,
     ) -> dict[str, Any]:
-        answer, created = await rematches.play_again(room, seat_of(room, authorization))
+        if authorization is None:
+            seats = room.seats_of_account(await account_of(request))
+            if not seats:
+                raise ApiError(
+                    401,
+                    "no-token",
+                    "send the seat token as 'Authorization: Bearer TOKEN', or sign in with the "
+                    "account that holds a seat of this game",
+                )
+        else:
+            seats = seat_of(room, authorization)
+        answer, created = await rematches.play_again(room, seats)
         response.status_code = 201 if created else 200
         return answer
 

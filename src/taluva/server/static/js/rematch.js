@@ -5,11 +5,13 @@
 import { tokens } from "./api.js";
 import { h, clear, toast } from "./dom.js";
 
+/** Offer or take the rematch of `gameId` with a seat token, or (token null) as the
+ * signed-in account, whose session cookie goes with the request. */
 async function playAgain(gameId, token) {
   let response;
   try {
     response = await fetch(`/api/games/${encodeURIComponent(gameId)}/rematch`, {
-      method: "POST", headers: { authorization: `Bearer ${token}` },
+      method: "POST", headers: token ? { authorization: `Bearer ${token}` } : {},
     });
   } catch {
     throw new Error("the server cannot be reached");
@@ -42,14 +44,16 @@ export class RematchPanel {
   }
 
   /** Offer the rematch, or take this browser's old seats in it, then go to it. Each of the
-   * seat tokens held for this game is sent (hot-seat: one browser, several seats). */
+   * seat tokens held for this game is sent (hot-seat: one browser, several seats); without
+   * any, the signed-in account's seats are asked for. */
   async playAgain() {
     if (this.busy) return;
     this.busy = true;
     this.render();
     try {
       let game = null;
-      for (const token of Object.values(tokens.forGame(this.id))) {
+      const held = Object.values(tokens.forGame(this.id));
+      for (const token of held.length ? held : [null]) {
         const answer = await playAgain(this.id, token);
         game = answer.game;
         for (const held of answer.tokens) tokens.add(game.id, held.seat, held.token);
