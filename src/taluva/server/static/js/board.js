@@ -49,7 +49,7 @@ export class Board {
     this.marks = {};
     this.bindPointer();
     this.bindKeys();
-    new ResizeObserver(() => this.camera.apply()).observe(this.svg);
+    new ResizeObserver(() => { this.camera.resized(); this.camera.apply(); }).observe(this.svg);
   }
 
   terrainFill(terrain, level) {

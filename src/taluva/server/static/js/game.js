@@ -436,7 +436,9 @@ export class GamePage {
         onclick: () => this.showReplay(ply + 1),
       }, words, h("code", { class: "notation" }, text)))));
     clear(this.log, ...rows);
-    if (!this.replay) this.log.scrollTop = this.log.scrollHeight;
+    // Scrolled in the next frame, whose layout is due anyway (reading scrollHeight now would
+    // force one more layout of the whole page on every move).
+    if (!this.replay) requestAnimationFrame(() => { this.log.scrollTop = this.log.scrollHeight; });
   }
 
   renderActions() {

@@ -82,10 +82,15 @@ export class Camera {
     this.glide = null;
   }
 
+  /** The SVG's size in CSS pixels, read once per resize (`resized`): reading it on every
+   * question would force a layout in the middle of drawing. */
   pixels() {
-    const w = this.svg.clientWidth || 800;
-    const h = this.svg.clientHeight || 600;
-    return [w, h];
+    if (!this.size) this.resized();
+    return this.size;
+  }
+
+  resized() {
+    this.size = [this.svg.clientWidth || 800, this.svg.clientHeight || 600];
   }
 
   /** The board rectangle the viewer sees, in SVG units. */
