@@ -12,12 +12,13 @@ from typing import Any
 import httpx
 import psutil
 import pytest
+from argon2 import PasswordHasher, profiles
 from fastapi.testclient import TestClient
 from test_server_support import free_port, sqlite_url, start_server
 
 from taluva.cli import main
 from taluva.engine.game import Game
-from taluva.server import Settings, create_app
+from taluva.server import Settings, accounts, create_app
 from taluva.server.errors import ApiError
 from taluva.server.rooms import GameService
 from taluva.server.scheduling import Audience, FairScheduler, SchedulerClosed
@@ -213,6 +214,22 @@ def test_the_ai_only_games_option_lets_guests_create_them(tmp_path: Path) -> Non
         created = client.post("/api/games", json={"seats": AI_SEATS})
         assert created.status_code == 201
         assert created.json()["game"]["status"] == "live"
+
+
+def test_a_signed_in_player_may_create_ai_only_games_up_to_the_quota(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cheapest = PasswordHasher.from_parameters(profiles.CHEAPEST)
+    monkeypatch.setattr(accounts, "default_hasher", lambda: cheapest)
+    with app_client(tmp_path, ai_only_quota=1) as client:
+        password = {"name": "Ana", "password": "correct horse battery"}
+        assert client.post("/api/accounts", json=password).status_code == 201
+        codes = [client.post("/api/games", json={"seats": AI_SEATS}) for _ in range(2)]
+        assert client.delete("/api/session").status_code == 200
+        as_guest = client.post("/api/games", json={"seats": AI_SEATS})
+    answers = [(r.status_code, r.json().get("error", {}).get("code")) for r in codes]
+    assert answers == [(201, None), (409, "ai-only-quota")]
+    assert (as_guest.status_code, as_guest.json()["error"]["code"]) == (403, "ai-only-off")
 
 
 def test_a_seat_error_is_reported_before_the_ai_only_refusal(tmp_path: Path) -> None:
