@@ -307,7 +307,7 @@ def test_serve_refuses_a_negative_quota(capsys: pytest.CaptureFixture[str]) -> N
 def test_serve_help_explains_the_ai_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--help"]) == 0
     shown = " ".join(capsys.readouterr().out.split())
-    assert "people's games first; games with only AI seats get all but one" in shown
+    assert "people's games first; games with only AI seats get all but one, at low CPU" in shown
     assert "--ai-only-games let guests (not signed in) create games with only AI seats" in shown
     assert "--ai-only-quota N unfinished games with only AI seats one signed-in account" in shown
 

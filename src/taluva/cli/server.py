@@ -70,8 +70,8 @@ def register(subparsers: Any) -> None:
         default=default_ai_workers(),
         metavar="N",
         help="processes that play AI seats and compute hints, taken in turn by the games "
-        "waiting for one, people's games first; games with only AI seats get all but one "
-        f"(0: threads; default: one per core, {default_ai_workers()} here)",
+        "waiting for one, people's games first; games with only AI seats get all but one, "
+        f"at low CPU priority (0: threads; default: one per core, {default_ai_workers()} here)",
     )
     parser.add_argument(
         "--ai-only-games",
