@@ -284,3 +284,26 @@ def test_a_rematch_seat_belongs_to_the_account_that_held_the_old_one_which_may_t
         ("Cy", None),
         ("Ben", accounts["Ben"]),
     ]
+
+
+def test_a_rematch_has_the_clock_of_the_finished_game_with_full_time(client: TestClient) -> None:
+    clock = {"kind": "fischer", "base": 90, "increment": 2.5}
+    game_id, tokens = create_game(
+        client,
+        [{"kind": "human", "name": "Ana", "take": True}, {"kind": "ai", "level": 1}],
+        clock=clock,
+    )
+    resigned = client.post(f"/api/games/{game_id}/resign", headers=bearer(tokens[0]))
+    assert resigned.status_code == 200, resigned.text
+    rematch_id = offer(client, game_id, tokens[0]).json()["game"]["id"]
+    rule = state_of(client, rematch_id)["clock"]
+    assert (rule["kind"], rule["base_ms"], rule["increment_ms"]) == ("fischer", 90_000, 2_500)
+    assert rule["remaining_ms"][0] <= 90_000
+    days = {"kind": "turn", "per_turn": 86400}
+    other_id, other = create_game(
+        client, [{"kind": "human", "take": True}, {"kind": "human", "take": True}], clock=days
+    )
+    assert client.post(f"/api/games/{other_id}/resign", headers=bearer(other[1])).status_code == 200
+    again = offer(client, other_id, other[0]).json()["game"]["id"]
+    turn = state_of(client, again)["clock"]
+    assert (turn["kind"], turn["base_ms"]) == ("turn", 86_400_000)

@@ -1,11 +1,11 @@
 """Rematches: after a game ends, any of its players offers a new game with the same seats.
 
 The rematch has the same seats (the same AI levels in the same seats, every human seat under
-its old player's name and, if it was an account's, the same account's), the same options and
-a new deck. The player who offers it takes
-their old seats at once; each other human seat is kept for the player who held it in the
-finished game, who takes it with the same request (one click on the finished game's page),
-and nobody else may take it. A finished game has at most one rematch: offering again
+its old player's name and, if it was an account's, the same account's), the same options (the
+clock's rule included) and a new deck. The player who offers it takes their old seats at
+once; each other human seat is kept for the player who held it in the finished game, who
+takes it with the same request (one click on the finished game's page), and nobody else may
+take it. A finished game has at most one rematch: offering again
 answers with it. Everyone watching the finished game is told (``rematch`` messages).
 """
 
@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import Engine, insert, select
 from sqlalchemy.exc import IntegrityError
 
+from taluva.server import clocks
 from taluva.server.accounts import Account
 from taluva.server.errors import ApiError
 from taluva.server.models import Base, RematchRow
@@ -28,10 +29,24 @@ from taluva.server.view import seat_level, summary_view
 _REMATCHES = Base.metadata.tables[RematchRow.__tablename__]
 
 
+def clock_request(clock: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The lobby's ``clock`` field that makes a stored clock's rule (``taluva.server.clocks``)
+    again, with full time for everyone; None for a game without a clock."""
+    if clock is None:
+        return None
+    if clock["kind"] == clocks.TURN:
+        return {"kind": clocks.TURN, "per_turn": clock["base_ms"] / 1000}
+    return {
+        "kind": clock["kind"],
+        "base": clock["base_ms"] / 1000,
+        "increment": clock["increment_ms"] / 1000,
+    }
+
+
 def rematch_request(meta: StoredGame, seats: set[int]) -> dict[str, Any]:
     """The new-game request of a finished game's rematch, taken by ``seats``."""
     options = meta.options
-    return {
+    request = {
         "name": meta.name,
         "seats": [
             {"kind": "ai", "level": seat_level(seat)}
@@ -44,6 +59,10 @@ def rematch_request(meta: StoredGame, seats: set[int]) -> dict[str, Any]:
         "house_rules": list(options.get("house_rules") or []),
         "hints": meta.hints,
     }
+    clock = clock_request(meta.clock)
+    if clock is not None:
+        request["clock"] = clock
+    return request
 
 
 # ---------------------------------------------------------------------- storage
