@@ -97,26 +97,18 @@ def test_sign_up_signs_in_with_an_http_only_samesite_cookie_and_stores_only_dige
     database: str,
 ) -> None:
     with client_for(database) as client:
-        account = sign_up(client, "Ana")
-        cookie = client.cookies.get(accounts.SESSION_COOKIE)
-        assert cookie
-        header = next(
-            value
-            for key, value in client.post(
-                "/api/session", json={"name": "Ana", "password": PASSWORD}
-            ).headers.multi_items()
-            if key == "set-cookie"
-        )
+        response = client.post("/api/accounts", json={"name": "Ana", "password": PASSWORD})
+        header = response.headers["set-cookie"]
         assert "HttpOnly" in header and "SameSite=lax" in header and "Path=/" in header
-        assert client.get("/api/session").json() == {"account": account}
+        cookie = client.cookies.get(accounts.SESSION_COOKIE)
+        assert cookie and f"{accounts.SESSION_COOKIE}={cookie};" in header
+        assert client.get("/api/session").json() == response.json()
     store = Store(database)
     (row,) = table(store, "accounts")
     assert row.name == "Ana" and row.password_hash.startswith("$argon2id$")
     assert PASSWORD not in row.password_hash
-    sessions = table(store, "sessions")
-    assert len(sessions) == 2
-    assert token_digest(cookie) in {s.token_hash for s in sessions}
-    assert cookie not in {s.token_hash for s in sessions}
+    (session,) = table(store, "sessions")
+    assert session.token_hash == token_digest(cookie) != cookie
     store.close()
 
 
@@ -173,6 +165,16 @@ def test_sign_in_by_any_case_of_the_name_and_sign_out_ends_the_session(
     assert client.delete("/api/session").json() == {"account": None}
     assert client.cookies.get(accounts.SESSION_COOKIE) is None
     client.cookies.set(accounts.SESSION_COOKIE, token or "")
+    assert client.get("/api/session").json() == {"account": None}
+
+
+def test_signing_in_again_ends_the_browsers_previous_session(client: TestClient) -> None:
+    sign_up(client, "Ana")
+    first = client.cookies.get(accounts.SESSION_COOKIE) or ""
+    assert sign_in(client, "Ana").status_code == 200
+    assert client.cookies.get(accounts.SESSION_COOKIE) != first
+    client.cookies.clear()
+    client.cookies.set(accounts.SESSION_COOKIE, first)
     assert client.get("/api/session").json() == {"account": None}
 
 

@@ -59,6 +59,22 @@ def _refused_credentials() -> ApiError:
     return ApiError(401, "bad-credentials", "the name or the password is wrong")
 
 
+async def _start_session(
+    service: GameService,
+    accounts: AccountStore,
+    account: Account,
+    request: Request,
+    response: Response,
+) -> None:
+    """Open a session for ``account`` and set its cookie; the browser's previous session,
+    if it had one, ends (no session outlives the cookie that replaced it)."""
+    previous = request.cookies.get(SESSION_COOKIE)
+    if previous and len(previous) <= 100:
+        await service.db(accounts.close_session, previous)
+    token, _expires = await service.db(accounts.open_session, account, _lifetime())
+    _set_session(response, request, token)
+
+
 def _set_session(response: Response, request: Request, token: str) -> None:
     response.set_cookie(
         SESSION_COOKIE,
@@ -120,8 +136,7 @@ def install(app: FastAPI, service: GameService, passwords: Passwords | None = No
             account = await service.db(accounts.create, name, digest)
         except NameTaken:
             raise ApiError(409, "name-taken", f"the name {name!r} has an account already") from None
-        token, _expires = await service.db(accounts.open_session, account, _lifetime())
-        _set_session(response, request, token)
+        await _start_session(service, accounts, account, request, response)
         return {"account": account.to_json()}
 
     @app.post(
@@ -139,8 +154,7 @@ def install(app: FastAPI, service: GameService, passwords: Passwords | None = No
         if found is None or not matches:
             raise _refused_credentials()
         account = found[0]
-        token, _expires = await service.db(accounts.open_session, account, _lifetime())
-        _set_session(response, request, token)
+        await _start_session(service, accounts, account, request, response)
         return {"account": account.to_json()}
 
     @app.get(
