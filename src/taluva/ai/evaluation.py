@@ -143,6 +143,10 @@ class Features(NamedTuple):
     finishing_huts: bool  # the last hut, or an expansion placing exactly the huts left
 
 
+RINGS: dict[int, tuple[int, ...]] = {}
+"""The neighbours of each hex met so far (a few hundred in any game)."""
+
+
 def survey_settlement(game: Game, group: frozenset[int]) -> Survey:
     """What lies around one settlement (see ``Survey``)."""
     return _survey(game.position, group)
@@ -152,14 +156,16 @@ def _survey(position: Position, group: frozenset[int]) -> Survey:
     building = position.building
     has_temple = has_tower = False
     around: set[int] = set()
-    d0, d1, d2, d3, d4, d5 = DELTAS
     for h in group:
         kind = building[h] & 3
         if kind == TEMPLE_KIND:
             has_temple = True
         elif kind == TOWER_KIND:
             has_tower = True
-        around.update((h + d0, h + d1, h + d2, h + d3, h + d4, h + d5))
+        ring = RINGS.get(h)
+        if ring is None:
+            ring = RINGS[h] = tuple(h + d for d in DELTAS)
+        around.update(ring)
     level = position.level
     terrain = position.terrain
     fields: dict[int, int] = {}
@@ -197,12 +203,13 @@ def _share(survey: Survey, size: int, huts: int) -> Share:
 class Evaluator:
     """Computes potentials and expected results for positions, with one set of weights."""
 
-    __slots__ = ("_known", "_results", "weights")
+    __slots__ = ("_known", "_outcomes", "_results", "weights")
 
     def __init__(self, weights: Weights = DEFAULT_WEIGHTS) -> None:
         self.weights = weights
         self._known: dict[tuple[Features, int, bool], float] = {}
         self._results: dict[tuple[float, ...], list[float]] = {}
+        self._outcomes: dict[tuple[object, ...], list[float]] = {}
 
     def potentials(self, game: Game) -> list[float]:
         """Every player's potential, in temples (eliminated players far below the rest)."""
@@ -222,7 +229,14 @@ class Evaluator:
         if outcome is not None:
             return outcome_results(outcome, game.player_count, self.weights.win_share)
         where = situation(game)
-        return self.results_of(self.combine(features, where), where)
+        key = (where, *features)
+        known = self._outcomes
+        found = known.get(key)
+        if found is None:
+            if len(known) > 200_000:
+                known.clear()
+            found = known[key] = self.results_of(self.combine(features, where), where)
+        return list(found)
 
     def results_of(self, potentials: list[float], where: Situation) -> list[float]:
         """Expected results from potentials: the mean over opponents of a logistic duel, mixed

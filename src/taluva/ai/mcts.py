@@ -19,13 +19,14 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from taluva.ai.agents import SAFETY, PlanningAgent
 from taluva.ai.evaluation import DEFAULT_EVALUATOR, Evaluator
 from taluva.ai.turns import Turn, ordered, plan_turns
 from taluva.engine.game import Game
-from taluva.engine.moves import Move
+from taluva.engine.moves import DRAW, Move
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +205,7 @@ class Search:
         game = worlds[root.visits[i] % len(worlds)].copy() if worlds else self.game.redeal(self.rng)
         path: list[tuple[Node, int]] = []
         node = root
+        results: Sequence[float]
         while True:
             path.append((node, i))
             for move in node.plans[i].moves:
@@ -218,7 +220,7 @@ class Search:
                 if not self.settings.lookahead_leaves:
                     # a leaf seen once: the heuristic values it; its plans wait for a revisit
                     children[key] = None
-                    results = self.evaluator.results(game)
+                    results = self._leaf_results(node.plans[i], game)
                     break
                 child, results = self._expand(game, deadline)
                 children[key] = child
@@ -237,6 +239,13 @@ class Search:
         totals = self.totals[path[0][1]]
         for p, value in enumerate(results):
             totals[p] += value
+
+    def _leaf_results(self, plan: Turn, game: Game) -> Sequence[float]:
+        """The heuristic's results in the position a plan led to: the plan's own, scored
+        there when the plan was made, unless it ended by drawing a tile (scored before)."""
+        if plan.moves[-1][0] == DRAW:
+            return self.evaluator.results(game)
+        return plan.results
 
     def _expand(self, game: Game, deadline: float | None) -> tuple[Node, list[float]]:
         settings = self.settings

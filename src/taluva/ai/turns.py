@@ -98,19 +98,22 @@ def relevant_tile_moves(game: Game, rng: random.Random, quiet: int = QUIET_TILES
 def relevant_builds(game: Game, rng: random.Random, fresh: tuple[int, ...] = ()) -> list[Move]:
     """Builds worth a look: all but new settlements, which are kept next to buildings, on the
     hexes ``fresh`` (the tile just placed) and a few more, the roomiest."""
-    buildings = game.buildings()
-    terrain = game.terrain
+    position = game.position
+    buildings = position.building
+    terrain = position.terrain
     keep: list[Move] = []
     far: list[tuple[int, Move]] = []
     for move in ordered(game.legal_moves()):
-        if move.kind != "hut":
+        if move[0] != HUT:
             keep.append(move)
             continue
-        h = move.hex
-        if h in fresh or any(h + d in buildings for d in DELTAS):
+        h = move[1]
+        around = [h + d for d in DELTAS]
+        if h in fresh or not buildings.keys().isdisjoint(around):
             keep.append(move)
         else:
-            room = sum(1 for d in DELTAS if terrain(h + d) and h + d not in buildings)
+            # land that is no volcano (terrain 0) and holds no building
+            room = sum(1 for n in around if terrain.get(n) and n not in buildings)
             far.append((room, move))
     if far:
         rng.shuffle(far)
