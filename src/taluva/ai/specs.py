@@ -9,6 +9,7 @@ from typing import Final
 from taluva.ai.agents import Agent, GreedyAgent, RandomAgent
 from taluva.ai.levels import LEVELS, TOP_LEVEL, level_agent
 from taluva.ai.mcts import MctsAgent
+from taluva.ai.parallel import ParallelMctsAgent
 from taluva.ai.protocol import ENGINE_TIMEOUT, EngineAgent
 
 AGENT_SPECS: Final = (
@@ -17,6 +18,7 @@ AGENT_SPECS: Final = (
     "mcts",
     "mcts:iterations=N",
     "mcts:time=SECONDS",
+    "mcts:iterations=N,processes=P",
     "level:N",
     "engine:COMMAND",
 )
@@ -28,7 +30,8 @@ class InvalidAgentSpec(ValueError):
 
 def make_agent(spec: str, seed: int | None = None, *, engine_timeout: float | None = None) -> Agent:
     """Build an agent from its text: ``random``, ``greedy``, ``mcts`` (the top level's budget),
-    ``mcts:iterations=N``, ``mcts:time=SECONDS`` (both may be given, comma-separated),
+    ``mcts:iterations=N``, ``mcts:time=SECONDS`` (both may be given, comma-separated; with
+    ``processes=P``, that search in P processes at once, merged at the root: level 6's way),
     ``level:N`` (1-5) or ``engine:COMMAND`` (an outside program speaking the engine protocol,
     given ``engine_timeout`` seconds an answer, ``protocol.ENGINE_TIMEOUT`` by default)."""
     if not isinstance(spec, str) or not spec.strip():
@@ -41,7 +44,7 @@ def make_agent(spec: str, seed: int | None = None, *, engine_timeout: float | No
     if kind == "greedy" and not rest:
         return GreedyAgent(seed)
     if kind == "mcts":
-        options = _options(text, rest, {"iterations", "time"})
+        options = _options(text, rest, {"iterations", "time", "processes"})
         if not options:
             top = LEVELS[TOP_LEVEL]
             return MctsAgent(seed, iterations=top.iterations, seconds=top.seconds, name="mcts")
@@ -49,6 +52,13 @@ def make_agent(spec: str, seed: int | None = None, *, engine_timeout: float | No
             int(_number(text, options, "iterations", int)) if "iterations" in options else None
         )
         seconds = _number(text, options, "time", float) if "time" in options else None
+        if iterations is None and seconds is None:
+            raise InvalidAgentSpec(f"agent {text!r}: give iterations=N, time=SECONDS or both")
+        if "processes" in options:
+            processes = int(_number(text, options, "processes", int))
+            return ParallelMctsAgent(
+                seed, iterations=iterations, seconds=seconds, processes=processes, name=text
+            )
         return MctsAgent(seed, iterations=iterations, seconds=seconds)
     if kind == "level":
         if rest.strip() not in {str(n) for n in LEVELS}:
