@@ -1,0 +1,208 @@
+"""A club evening from end to end, in Chromium against a real server on a SQLite file: two
+people sign up, play a rated game on a real-time clock until one runs out of time, find the
+result in the banner, on the leaderboard and on both profiles, and find all of it again
+after the server restarts; signed in on another browser, the winner sees the game in My
+games, and the two start a rematch with a click each."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_server_support import free_port, start_server
+
+TIMEOUT_MS = 20000
+CLOCK = {"kind": "fischer", "base": 15, "increment": 1}
+"""Short enough to run out within the test, long enough for Ana's first turn on a busy
+machine (the lobby offers only longer clocks, so the game is created through the API)."""
+
+
+class Club:
+    """A real server process on a SQLite file, which the test can restart on the same port."""
+
+    def __init__(self) -> None:
+        self.folder = Path(tempfile.mkdtemp(prefix="taluva-club-"))
+        self.database = f"sqlite:///{self.folder / 'club.sqlite3'}"
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process = start_server(self.database, self.port)
+
+    def restart(self) -> None:
+        self.stop()
+        self.process = start_server(self.database, self.port)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=15)
+
+
+@pytest.fixture
+def club() -> Iterator[Club]:
+    club = Club()
+    try:
+        yield club
+    finally:
+        club.stop()
+        shutil.rmtree(club.folder, ignore_errors=True)
+
+
+@pytest.fixture
+def person(browser: Any) -> Iterator[Any]:
+    """Opens a page in a browser context of its own: another person, or another device."""
+    contexts: list[Any] = []
+    errors: list[str] = []
+
+    def open_page() -> Any:
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+    assert errors == []
+
+
+def account_form(page: Any, button: str, name: str, password: str, shown: str = "") -> int:
+    """Sign up or in through the header's dialog; return the account's id once the header
+    shows the account's name (``shown``, by default ``name``)."""
+    page.click(button)
+    page.fill("#account-name-input", name)
+    page.fill("#account-password", password)
+    page.click("#account-submit")
+    page.wait_for_selector(f"#account-name:text-is('{shown or name}')")
+    href: str = page.get_attribute("#account-name", "href")
+    return int(href.rsplit("/", 1)[1])
+
+
+def play_first_legal_move(page: Any) -> None:
+    """Type the first move the page offers into the move box and play it."""
+    page.wait_for_selector("#move-input:visible")
+    before = page.locator(".log .log-move").count()
+    move = page.evaluate("document.querySelector('#legal-moves option').value")
+    page.fill("#move-input", move)
+    page.press("#move-input", "Enter")
+    page.wait_for_function(
+        "n => document.querySelectorAll('.log .log-move').length > n", arg=before
+    )
+
+
+def banner(page: Any) -> str:
+    page.wait_for_selector(".result-banner .headline")
+    text: str = page.locator(".result-banner .headline").inner_text()
+    return text
+
+
+def leaderboard(page: Any, url: str) -> list[list[str]]:
+    page.goto(url + "/#/leaderboard")
+    page.wait_for_selector("#leaderboard-rows tr")
+    rows = page.locator("#leaderboard-rows tr[data-kind=account]")
+    return [row.locator("td, th").all_inner_texts() for row in rows.all()]
+
+
+def profile(page: Any, url: str, account: int) -> tuple[list[str], list[str]]:
+    """A profile's figures (Games, Wins, ...) and its recent games, as the page shows them."""
+    page.goto(f"{url}/#/player/{account}")
+    page.wait_for_selector("#profile-summary")
+    figures = page.locator("#profile-summary .figure").all_inner_texts()
+    recent = page.locator("#profile-recent .game-entry").all_inner_texts()
+    return [" ".join(f.split()) for f in figures], [" ".join(g.split()) for g in recent]
+
+
+def test_a_rated_timed_game_survives_a_restart_on_the_leaderboard_profiles_and_my_games(
+    club: Club, person: Any, screenshot: Any
+) -> None:
+    url = club.url
+    ana, ben = person(), person()
+    for page in (ana, ben):
+        page.goto(url + "/")
+    ana_id = account_form(ana, "#sign-up", "Ana", "volcano-ana-1")
+    ben_id = account_form(ben, "#sign-up", "Ben", "volcano-ben-1")
+
+    created = ana.request.post(
+        url + "/api/games",
+        data={
+            "name": "Club night",
+            "seats": [{"kind": "human", "take": True}, {"kind": "human"}],
+            "clock": CLOCK,
+        },
+    )
+    assert created.status == 201, created.text()
+    game = created.json()
+    game_id, token = game["game"]["id"], game["tokens"][0]["token"]
+    ana.evaluate(  # where the lobby would have kept Ana's seat token
+        "([id, t]) => localStorage.setItem('taluva.tokens', JSON.stringify({[id]: {0: t}}))",
+        [game_id, token],
+    )
+    ana.goto(f"{url}/#/game/{game_id}")
+    ben.goto(f"{url}/#/game/{game_id}")
+    ben.click(".join-panel button[data-seat='1']")
+    ana.wait_for_function("() => document.title.startsWith('▶ Your turn')")
+    play_first_legal_move(ana)
+    play_first_legal_move(ana)
+    ben.wait_for_function("() => document.title.startsWith('▶ Your turn')")
+    screenshot(ben, "club-01-ben-to-move")
+
+    # Ben lets his clock run out: the server ends the game, and both pages say so.
+    headline = banner(ben)
+    assert headline.startswith("Ana wins") and "ran out of time" in headline, headline
+    assert banner(ana) == headline
+    ben.fill(".chat-input", "gg, my clock beat me")
+    ben.press(".chat-input", "Enter")
+    ana.wait_for_selector(".chat-message")
+    screenshot(ana, "club-02-ana-wins")
+
+    standings = leaderboard(ana, url)
+    assert [row[:2] for row in standings] == [["1", "Ana"], ["2", "Ben"]]
+    assert [row[3] for row in standings] == ["1", "1"]
+    ana_profile = profile(ana, url, ana_id)
+    ben_profile = profile(ben, url, ben_id)
+    assert ana_profile[0][:2] == ["Games 1", "Wins 1"]
+    assert ben_profile[0][:2] == ["Games 1", "Wins 0"]
+    assert len(ana_profile[1]) == len(ben_profile[1]) == 1
+    assert "Place 1 of 2 · rated" in ana_profile[1][0]
+    assert "Place 2 of 2 · rated" in ben_profile[1][0]
+    assert "Ended: time ran out" in ben_profile[1][0]
+
+    club.restart()
+    assert leaderboard(ben, url) == standings
+    assert profile(ben, url, ana_id) == ana_profile
+    assert profile(ana, url, ben_id) == ben_profile
+    ana.goto(f"{url}/#/game/{game_id}")
+    assert banner(ana) == headline
+    ana.wait_for_selector(".chat-message")
+    assert ana.locator(".chat-message .chat-text").all_inner_texts() == ["gg, my clock beat me"]
+
+    elsewhere = person()
+    elsewhere.goto(url + "/")
+    assert account_form(elsewhere, "#sign-in", "ana", "volcano-ana-1", "Ana") == ana_id
+    elsewhere.click("#my-games-link")
+    entry = elsewhere.locator(f"#my-finished-games li[data-game='{game_id}']")
+    entry.wait_for()
+    assert "Club night" in entry.inner_text()
+    assert "Ben" in entry.inner_text()
+    screenshot(elsewhere, "club-03-my-games")
+
+    # One more: Ana offers a rematch with one click, Ben takes his seat with one more.
+    ben.goto(f"{url}/#/game/{game_id}")
+    ben.wait_for_selector(".result-banner .headline")
+    ana.click(".rematch-offer")
+    ana.wait_for_function("old => !location.hash.endsWith(old)", arg=game_id)
+    rematch_id = ana.evaluate("location.hash").split("/")[-1]
+    ben.wait_for_selector(".rematch-take").click()
+    ben.wait_for_function("id => location.hash.endsWith(id)", arg=rematch_id)
+    ana.wait_for_function("() => document.title.startsWith('▶ Your turn')")
+    screenshot(ben, "club-04-rematch")
+    state = ana.request.get(f"{url}/api/games/{rematch_id}").json()["state"]
+    assert [(p["name"], p["account_id"]) for p in state["players"]] == [
+        ("Ana", ana_id),
+        ("Ben", ben_id),
+    ]
+    assert (state["clock"]["base_ms"], state["clock"]["increment_ms"]) == (15_000, 1_000)
