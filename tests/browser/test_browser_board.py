@@ -410,6 +410,14 @@ def test_a_move_animates_unless_reduced_motion_and_a_key_skips_it(
             else:
                 page.wait_for_timeout(400)
                 assert page.evaluate("window.animated") == 0
+            # Only the hexes the move changed were drawn again, and that is the whole picture.
+            redrawn = page.evaluate(
+                """() => { const board = document.querySelector('svg.board').taluvaBoard;
+                    const drawn = board.islandLayer.innerHTML;
+                    board.draw();
+                    return [board.redrawn, drawn === board.islandLayer.innerHTML]; }"""
+            )
+            assert redrawn == ["changed hexes", True]
         finally:
             context.close()
 

@@ -3,7 +3,7 @@
 // overlays for the tile ghost, legal spots, build previews and each player's last turn, and
 // hit testing of the raised hexes. Drawing is in island.js and pieces.js, motion in motion.js.
 
-import { key } from "./hex.js";
+import { DIRECTIONS, key, parseKey } from "./hex.js";
 import { IslandArt } from "./island.js";
 import { Motion, reducedMotion } from "./motion.js";
 import { Markup, PieceArt, contrastText, el, points } from "./pieces.js";
@@ -32,6 +32,7 @@ export class Board {
       "aria-roledescription": "game board",
     });
     container.appendChild(this.svg);
+    this.svg.taluvaBoard = this; // for the browser tests and bench/web_render.py
     this.defs = el("defs", {}, this.svg);
     this.art = new IslandArt(this.defs, style);
     this.style = this.art.style;
@@ -86,7 +87,9 @@ export class Board {
     }
     this.motion.skip();
     const start = performance.now();
-    this.draw();
+    const oneMove = animate && previous && state.ply === previous.ply + 1;
+    this.redrawn = oneMove && this.update(previous) ? "changed hexes" : "whole island";
+    if (this.redrawn === "whole island") this.draw();
     if (first) this.fit();
     // For bench/web_render.py: how long drawing took, and until the frame after it was shown.
     performance.measure(first ? "board:first-draw" : "board:draw", { start, end: performance.now() });
@@ -120,17 +123,72 @@ export class Board {
     items.sort((a, b) => a.depth - b.depth);
     const levelOf = (q, r) => this.levels.get(key(q, r)) || 0;
     const tileOf = (q, r) => this.tiles.get(key(q, r));
-    for (const item of items) {
-      if (item.ship !== undefined) {
-        const [x, y] = p.hexTop(item.q, item.r, 0);
-        this.pieces.building(layer, x, y, item.ship, "ship", 1, null).setAttribute("data-hex", key(item.q, item.r));
-        continue;
-      }
-      const g = this.art.prism(layer, p, item, levelOf, tileOf);
-      const building = this.buildings.get(key(item.q, item.r));
-      if (building) this.drawBuilding(g, item.q, item.r, item.level, building);
-    }
+    for (const item of items) this.drawItem(layer, p, item, levelOf, tileOf);
     if (zone) this.art.zoneBorder(zoneLayer, zone);
+  }
+
+  /** One hex (its prism and building) or one ship, in painting order. */
+  drawItem(layer, p, item, levelOf, tileOf) {
+    if (item.ship !== undefined) {
+      const [x, y] = p.hexTop(item.q, item.r, 0);
+      this.pieces.building(layer, x, y, item.ship, "ship", 1, null).setAttribute("data-hex", key(item.q, item.r));
+      return;
+    }
+    const g = this.art.prism(layer, p, item, levelOf, tileOf);
+    const building = this.buildings.get(key(item.q, item.r));
+    if (building) this.drawBuilding(g, item.q, item.r, item.level, building);
+  }
+
+  /**
+   * After one move, redraw only the hexes it changed and their neighbours (whose sides and
+   * edges depend on them), each put back in painting order, and the sea; the result is the
+   * same as a whole drawing. False when the change is not a move's (then draw everything).
+   */
+  update(previous) {
+    const state = this.state;
+    const same = (a, b) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+    if (!same(previous.ships, state.ships) || !same(previous.zone, state.zone) || previous.hexes.length > state.hexes.length) return false;
+    const before = new Map(previous.hexes.map(([q, r, ...rest]) => [key(q, r), rest.join("|")]));
+    const built = new Map((previous.buildings || []).map(([q, r, ...rest]) => [key(q, r), rest.join("|")]));
+    const now = new Map(state.hexes.map(([q, r, level, terrain, tile]) => [key(q, r), { q, r, level, terrain, tile }]));
+    const changed = new Set();
+    for (const [k, hex] of now) {
+      const b = this.buildings.get(k);
+      if (before.get(k) !== `${hex.level}|${hex.terrain}|${hex.tile}`) changed.add(k);
+      if ((built.get(k) ?? "") !== (b ? `${b.player}|${b.kind}|${b.level}` : "")) changed.add(k);
+    }
+    if (changed.size > 40) return false;
+    const affected = new Set(changed);
+    for (const k of changed) {
+      const [q, r] = parseKey(k);
+      for (const [dq, dr] of DIRECTIONS) if (now.has(key(q + dq, r + dr))) affected.add(key(q + dq, r + dr));
+    }
+    const p = this.projection;
+    const depthOf = (node) => p.depth(...parseKey(node.getAttribute("data-hex")));
+    for (const node of [...this.islandLayer.children]) {
+      if (node.classList.contains("hex") && affected.has(node.getAttribute("data-hex"))) node.remove();
+    }
+    const levelOf = (q, r) => this.levels.get(key(q, r)) || 0;
+    const tileOf = (q, r) => this.tiles.get(key(q, r));
+    const scratch = el("g");
+    for (const k of affected) {
+      const hex = now.get(k);
+      const markup = new Markup();
+      this.drawItem(markup, p, hex, levelOf, tileOf);
+      scratch.innerHTML = markup.inner();
+      const node = scratch.firstChild;
+      const depth = p.depth(hex.q, hex.r);
+      const next = [...this.islandLayer.children].find((child) => depthOf(child) > depth) || null;
+      this.islandLayer.insertBefore(node, next);
+    }
+    const sea = new Markup();
+    const zone = state.zone?.polygon?.length ? this.art.zoneOutline(p, state.zone.polygon) : null;
+    if (zone) this.art.zoneShade(sea, zone);
+    this.art.seaGrid(sea, p, state.hexes, (q, r) => this.levels.has(key(q, r)));
+    this.art.lagoons(sea, p, state.lagoons);
+    this.seaLayer.innerHTML = sea.inner();
+    this.drawMarks();
+    return true;
   }
 
   /** A hex's building at its top; huts spread over the face in the current projection. */
