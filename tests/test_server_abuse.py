@@ -210,10 +210,14 @@ def test_every_endpoint_refuses_bad_input_in_the_documented_format(
                     assert response.status_code == 422, (path, label, response.text)
                     assert_http_error(response, 422, "bad-request")
                     checked += 1
-                for top in ([], "x", 1, None):
+                # An optional body may be left out (or be null): the request is then
+                # checked like one without a body (its token, say), not as malformed.
+                required = body.get("required", False)
+                for top in ([], "x", 1, None) if required else ([], "x", 1):
                     response = client.request(method, url, json=top)
                     assert_http_error(response, 422, "bad-request")
-                assert_http_error(client.request(method, url), 422, "bad-request")
+                if required:
+                    assert_http_error(client.request(method, url), 422, "bad-request")
                 plain = client.request(
                     method, url, content=json.dumps(valid), headers={"content-type": "text/plain"}
                 )
