@@ -148,7 +148,7 @@ def test_make_agent_reads_budgets_and_names() -> None:
         ("mcts:iterations=lots", "iterations='lots' is not a number"),
         ("mcts:time=-1", "time must be a positive number"),
         ("mcts:depth=3", "'depth=3' is not an option"),
-        ("level:6", "a level is a whole number from 1 to 5"),
+        ("level:7", "a level is a whole number from 1 to 6"),
         ("engine:", "give the command"),
         ("", "expected one of random, greedy"),
     ],

@@ -48,7 +48,7 @@ def finish_game(client: TestClient, game_id: str, tokens: dict[int, str], seed: 
 
 def test_config_offers_levels_expansions_and_the_render_colours(client: TestClient) -> None:
     config = client.get("/api/config").json()
-    assert config["levels"] == [1, 2, 3, 4, 5]
+    assert config["levels"] == [1, 2, 3, 4, 5, 6]
     assert config["tiles_per_player"] == [12, 18, 24]
     assert config["house_rules"] == ["adjacent_hut", "all_tiles"]
     from taluva.render.style import TERRAIN_COLOURS
@@ -137,7 +137,7 @@ def test_game_options_are_checked_by_the_engine(client: TestClient) -> None:
         "message": "18 tiles per player is for two players only; a 3-player game uses 12",
     }
     bad_level = client.post("/api/games", json={"seats": [{"kind": "ai", "level": 9}] * 2})
-    assert bad_level.json()["error"]["message"] == "seats[0].level must be a whole number 1 to 5"
+    assert bad_level.json()["error"]["message"] == "seats[0].level must be a whole number 1 to 6"
     one_seat = client.post("/api/games", json={"seats": [{"kind": "human"}]})
     assert one_seat.status_code == 422
     assert one_seat.json()["error"]["code"] == "bad-request"

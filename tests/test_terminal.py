@@ -160,7 +160,7 @@ def test_seats_read_people_levels_and_agent_specs() -> None:
     ("text", "message"),
     [
         ("human", "names 1 seats: Taluva is for 2 to 5"),
-        ("human,ai:9", "'ai:9': AI levels go from 1 to 5"),
+        ("human,ai:9", "'ai:9': AI levels go from 1 to 6"),
         ("human,robot", "seat 2 is 'robot'"),
         ("human,,ai", "no empty ones"),
         ("human,ai,ai,ai,ai,ai", "names 6 seats"),
@@ -328,7 +328,7 @@ def test_play_refuses_bad_seats_in_one_line_without_a_traceback(
 ) -> None:
     assert main(["play", "--plain", "--players", "human,ai:7"]) == 2
     err = capsys.readouterr().err
-    assert err == "taluva: error: --players: 'ai:7': AI levels go from 1 to 5\n"
+    assert err == "taluva: error: --players: 'ai:7': AI levels go from 1 to 6\n"
 
 
 def test_full_screen_play_without_a_terminal_points_to_plain(

@@ -135,15 +135,16 @@ class ParallelMctsAgent(PlanningAgent):
         deadline = None if self.seconds is None else start + self.seconds * SAFETY
         futures: list[Future[Any]] = []
         if self.processes > 1:
-            pool = self._helpers()
             record = game.to_record()
             try:
+                pool = self._helpers()
                 futures = [
                     pool.submit(_root_search, record, seed, self.iterations, deadline)
                     for seed in seeds[1:]
                 ]
-            except RuntimeError:  # the pool broke (a helper died): carry on alone
+            except Exception:  # no helpers here (a broken pool, a daemon): carry on alone
                 self._shut_down(wait=False)
+                futures = []
         local = Search(game.copy(), random.Random(seeds[0])).run(self.iterations, self.seconds)
         answers: list[Answer] = []
         for future in futures:
