@@ -4,7 +4,8 @@ worker mid-game loses no move.
 
 The processes run the commands of the systemd units in ``deploy/systemd`` (docs/deploy.md),
 so the recipe is what is tested; only the path of ``taluva``, the ports, the URLs and a
-short ``--reclaim-after`` differ.
+short ``--reclaim-after`` differ. One player reaches the servers through Debian's nginx with
+the site of ``deploy/nginx``, its ports changed to the test's.
 """
 
 from __future__ import annotations
@@ -12,12 +13,13 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +36,7 @@ pytestmark = pytest.mark.skipif(POSTGRES is None, reason="PostgreSQL is not inst
 
 RECLAIM = "1"
 UNITS = Path(__file__).resolve().parents[1] / "deploy" / "systemd"
+SITE = Path(__file__).resolve().parents[1] / "deploy" / "nginx" / "taluva.conf"
 TALUVA = "/opt/taluva/.venv/bin/taluva"
 
 
@@ -87,6 +90,52 @@ def start_worker(environment: dict[str, str]) -> subprocess.Popen[str]:
     line = process.stdout.readline()
     assert line.startswith("AI workers: 1 taking jobs"), line
     return process
+
+
+@contextmanager
+def nginx_in_front(ports: list[int], folder: Path) -> Iterator[int]:
+    """Debian's nginx with the deploy site in front of the servers on ``ports`` (the site's
+    8001 and 8002), listening on a free port of loopback, which it yields."""
+    program = shutil.which("nginx") or "/usr/sbin/nginx"
+    assert Path(program).exists(), "nginx is missing: run scripts/ci-system-deps.sh"
+    port = free_port()
+    site = SITE.read_text()
+    assert "listen 80;" in site and "127.0.0.1:8001" in site and "127.0.0.1:8002" in site
+    site = site.replace("listen 80;", f"listen 127.0.0.1:{port};")
+    site = site.replace("127.0.0.1:8001", f"127.0.0.1:{ports[0]}")
+    site = site.replace("127.0.0.1:8002", f"127.0.0.1:{ports[1]}")
+    (folder / "taluva.conf").write_text(site)
+    temp = " ".join(
+        f"{kind}_temp_path {folder / kind};" for kind in ("client_body", "proxy", "fastcgi")
+    )
+    (folder / "nginx.conf").write_text(
+        f"daemon off; worker_processes 1; pid {folder / 'nginx.pid'};\n"
+        f"error_log {folder / 'error.log'};\n"
+        "events { worker_connections 256; }\n"
+        f"http {{ access_log off; {temp} uwsgi_temp_path {folder / 'uwsgi'}; "
+        f"scgi_temp_path {folder / 'scgi'}; include {folder / 'taluva.conf'}; }}\n"
+    )
+    process = subprocess.Popen(
+        [program, "-p", str(folder), "-c", str(folder / "nginx.conf")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                assert process.stderr is not None
+                raise RuntimeError("nginx exited:\n" + process.stderr.read())
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/api/config", timeout=1).raise_for_status()
+                break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        yield port
+    finally:
+        process.kill()
+        process.wait()
 
 
 def serve(environment: dict[str, str], port: int) -> subprocess.Popen[str]:
@@ -171,21 +220,23 @@ def stored_moves(port: int, game_id: str) -> list[str]:
 
 
 def test_two_processes_and_a_worker_finish_both_games_through_kills(
-    database: str, redis_url: str
+    database: str, redis_url: str, tmp_path: Path
 ) -> None:
     environment = {"TALUVA_DATABASE": database, "TALUVA_REDIS": redis_url}
     ports = [free_port(), free_port()]
     servers = [serve(environment, port) for port in ports]
     worker = start_worker(environment)
     human = {"kind": "human", "take": True}
+    balancer = ExitStack()
     try:
+        front = balancer.enter_context(nginx_in_front(ports, tmp_path))
         duel, duel_tokens = create(ports[0], [human, human])
         versus_ai, ai_tokens = create(ports[1], [human, {"kind": "ai", "level": 1}])
         with ExitStack() as stack:
-            # Ana plays through the first process, Ben through the second.
+            # Ana plays through the first process, Ben through nginx (either process).
             duel_seats = [
                 Seat(stack, ports[0], duel, duel_tokens[0]),
-                Seat(stack, ports[1], duel, duel_tokens[1]),
+                Seat(stack, front, duel, duel_tokens[1]),
             ]
             ai_seats = [Seat(stack, ports[0], versus_ai, ai_tokens[0])]
             for _ in range(8):
@@ -195,7 +246,8 @@ def test_two_processes_and_a_worker_finish_both_games_through_kills(
             before = duel_seats[0].state["moves"]
             assert len(before) == 8
             assert ai_seats[0].state["movers"][:4] == [0, 0, 1, 1]
-            # The first process and the worker die; their players reconnect to the second.
+            # The first process and the worker die; their players reconnect to the second
+            # (Ben through nginx, which finds the first one gone).
             servers[0].send_signal(signal.SIGKILL)
             worker.send_signal(signal.SIGKILL)
             servers[0].wait()
@@ -204,7 +256,7 @@ def test_two_processes_and_a_worker_finish_both_games_through_kills(
         with ExitStack() as stack:
             duel_seats = [
                 Seat(stack, ports[1], duel, duel_tokens[0]),
-                Seat(stack, ports[1], duel, duel_tokens[1]),
+                Seat(stack, front, duel, duel_tokens[1]),
             ]
             ai_seats = [Seat(stack, ports[1], versus_ai, ai_tokens[0])]
             for _ in range(4):
@@ -234,6 +286,7 @@ def test_two_processes_and_a_worker_finish_both_games_through_kills(
             assert set(ai_seats[0].state["movers"]) == {0, 1}
             assert duel_seats[0].state["moves"][:8] == before
     finally:
+        balancer.close()
         for process in [*servers, worker]:
             process.kill()
             process.wait()
