@@ -84,11 +84,19 @@ def open_position(
 def compare_with_reference(page: Any, name: str) -> None:
     """The page's screenshot matches the reference image within the tolerances."""
     shot = Path(tempfile.mkdtemp(prefix="taluva-shot-")) / f"{name}.png"
-    # The game area from its top down to the bottom of the screen: the site's header is not
-    # the board's (a taller header shortens the picture, and the comparison says so).
+    # The board's column (result banner, toolbar, island, build sheet, hint line), as far as
+    # the screen shows it: the side panel holds other areas' controls too, whose texts the
+    # browser tests check (a change of layout changes the picture's size, and it says so).
     width, height = page.viewport_size["width"], page.viewport_size["height"]
-    top = page.evaluate("document.querySelector('.game').getBoundingClientRect().top")
-    clip = {"x": 0, "y": top, "width": width, "height": height - top}
+    box = page.locator(".board-wrap").bounding_box()
+    assert box is not None
+    bottom = min(box["y"] + box["height"], height)
+    clip = {
+        "x": box["x"],
+        "y": box["y"],
+        "width": min(box["width"], width),
+        "height": bottom - box["y"],
+    }
     page.screenshot(path=str(shot), animations="disabled", caret="hide", clip=clip)
     reference = REFERENCES / f"{name}.png"
     if os.environ.get("TALUVA_UPDATE_SCREENSHOTS"):
