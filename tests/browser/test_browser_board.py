@@ -264,6 +264,32 @@ def test_the_lobby_has_no_serious_or_critical_accessibility_findings(
         context.close()
 
 
+def test_markup_layers_keep_text_and_attribute_values_as_text(
+    browser: Any, server_url: str
+) -> None:
+    page = browser.new_page()
+    try:
+        page.goto(server_url + "/")
+        found = page.evaluate(
+            """async () => {
+                const { Markup, el, fill } = await import("/static/js/pieces.js");
+                const layer = document.createElementNS("http://www.w3.org/2000/svg", "g");
+                const markup = new Markup();
+                const hostile = '<image href="x" onerror="window.pwned = 1"/>&amp;"';
+                el("text", { "data-name": hostile }, markup).textContent = hostile;
+                fill(layer, markup);
+                const text = layer.firstChild;
+                return [layer.childNodes.length, text.tagName, text.textContent,
+                        text.getAttribute("data-name"), layer.querySelectorAll("image").length,
+                        window.pwned === undefined];
+            }"""
+        )
+        hostile = '<image href="x" onerror="window.pwned = 1"/>&amp;"'
+        assert found == [1, "text", hostile, hostile, 0, True]
+    finally:
+        page.close()
+
+
 # ---------------------------------------------------------------------- camera and previews
 
 

@@ -6,7 +6,7 @@
 import { DIRECTIONS, key, parseKey } from "./hex.js";
 import { IslandArt } from "./island.js";
 import { Motion, reducedMotion } from "./motion.js";
-import { Markup, PieceArt, contrastText, el, points } from "./pieces.js";
+import { Markup, PieceArt, contrastText, el, fill, points } from "./pieces.js";
 import { Camera, Projection, SIZE, TILT } from "./projection.js";
 
 export { el, shade, contrastText } from "./pieces.js";
@@ -107,9 +107,9 @@ export class Board {
     const island = new Markup();
     const zoneLine = new Markup();
     this.drawLayers(p, state, sea, island, zoneLine);
-    this.seaLayer.innerHTML = sea.inner();
-    this.islandLayer.innerHTML = island.inner();
-    this.zoneLayer.innerHTML = zoneLine.inner();
+    fill(this.seaLayer, sea);
+    fill(this.islandLayer, island);
+    fill(this.zoneLayer, zoneLine);
     this.drawMarks();
   }
 
@@ -175,7 +175,7 @@ export class Board {
       const hex = now.get(k);
       const markup = new Markup();
       this.drawItem(markup, p, hex, levelOf, tileOf);
-      scratch.innerHTML = markup.inner();
+      fill(scratch, markup);
       const node = scratch.firstChild;
       const depth = p.depth(hex.q, hex.r);
       const next = [...this.islandLayer.children].find((child) => depthOf(child) > depth) || null;
@@ -186,7 +186,7 @@ export class Board {
     if (zone) this.art.zoneShade(sea, zone);
     this.art.seaGrid(sea, p, state.hexes, (q, r) => this.levels.has(key(q, r)));
     this.art.lagoons(sea, p, state.lagoons);
-    this.seaLayer.innerHTML = sea.inner();
+    fill(this.seaLayer, sea);
     this.drawMarks();
     return true;
   }

@@ -17,9 +17,10 @@ const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
 const escape = (text) => String(text).replace(/[&<>"]/g, (c) => ESCAPES[c]);
 
 /**
- * SVG built as text and parsed once (one `innerHTML`), for whole layers: thousands of
+ * SVG built as text and parsed once (by `fill`), for whole layers: thousands of
  * createElementNS and setAttribute calls cost several times more. Drawing code uses it
- * through `el` exactly as it uses DOM nodes.
+ * through `el` exactly as it uses DOM nodes. Every text and attribute value is escaped, so
+ * what is drawn never becomes markup.
  */
 export class Markup {
   constructor(tag = null, attrs = {}) {
@@ -56,6 +57,15 @@ export class Markup {
     }
     return `${open}>${this.inner()}</${this.tag}>`;
   }
+}
+
+const parser = new DOMParser();
+
+/** Replace the children of SVG node `target` with the elements `markup` holds (strict XML
+ * parsing of the escaped text; a parse error would show as an error element, never run). */
+export function fill(target, markup) {
+  const doc = parser.parseFromString(`<svg xmlns="${NS}">${markup.inner()}</svg>`, "image/svg+xml");
+  target.replaceChildren(...doc.documentElement.childNodes);
 }
 
 export function el(tag, attrs = {}, parent = null) {
