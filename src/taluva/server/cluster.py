@@ -24,7 +24,7 @@ from taluva.server.errors import ApiError
 log = logging.getLogger("taluva.server")
 
 RESULT_WAIT_MS = 1000
-QUIET_TYPES = frozenset({"chat"})
+QUIET_TYPES = frozenset({"chat", "rematch"})
 """Broadcasts that change nothing a process keeps about the game: passed on as they are."""
 
 

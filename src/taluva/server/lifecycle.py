@@ -97,16 +97,18 @@ def store_change(
     statuses: tuple[str, ...],
     values: dict[str, Any],
     ended: dict[str, Any] | None,
+    ply: int | None = None,
 ) -> bool:
-    """Write ``values`` to a game still in one of ``statuses`` and, if it ended with result
-    ``ended``, call ``standings.settle`` in the same transaction; False if its status moved
-    on first (nothing written)."""
+    """Write ``values`` to a game still in one of ``statuses`` (and, if ``ply`` is given,
+    still at that ply) and, if it ended with result ``ended``, call ``standings.settle`` in
+    the same transaction; False if the game moved on first (nothing written). The ply
+    matters with several server processes: a clock read from a copy of the game that has
+    not yet heard of a move stored elsewhere must not time that move's player out."""
+    where = [_GAMES.c.id == game_id, _GAMES.c.status.in_(statuses)]
+    if ply is not None:
+        where.append(_GAMES.c.ply == ply)
     with store.engine.begin() as connection:
-        changed = connection.execute(
-            update(_GAMES)
-            .where(_GAMES.c.id == game_id, _GAMES.c.status.in_(statuses))
-            .values(**values)
-        )
+        changed = connection.execute(update(_GAMES).where(*where).values(**values))
         if changed.rowcount != 1:
             return False
         if ended is not None:
@@ -278,8 +280,11 @@ class Lifecycle:
             "updated_at": stamp,
         }
         db = self.service.db
-        if not await db(store_change, self.service.store, room.id, (LIVE,), values, result):
-            raise ApiError(409, "over", "the game is over")
+        stored = await db(
+            store_change, self.service.store, room.id, (LIVE,), values, result, room.game.ply
+        )
+        if not stored:
+            raise ApiError(409, "stale", "the game moved on first: try again")
         room.game = trial
         meta.status, meta.result, meta.resignations = status, result, resignations
         meta.clock, meta.updated_at = clock, stamp
