@@ -286,8 +286,6 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
             headers={"content-disposition": f'attachment; filename="taluva-{room.id}.json"'},
         )
 
-    install_account_routes(app, service)
-
     @app.get("/api/games/{game_id}/chat", summary="The last messages of a game's chat")
     async def chat_messages(
         room: RoomDep, limit: Annotated[int, Query(ge=1, le=HISTORY)] = HISTORY
@@ -329,6 +327,8 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
         if offer is None:
             raise ApiError(404, "not-found", f"no rematch of game {room.id} was offered")
         return {"game": offer, "rematch_of": room.id}
+
+    install_account_routes(app, service)
 
     @app.websocket("/ws/games/{game_id}")
     async def game_socket(websocket: WebSocket, game_id: str) -> None:

@@ -79,6 +79,36 @@ class MoveRow(Base):
     """The game's clock right after this move (None: the game has no clock)."""
 
 
+class ChatMessageRow(Base):
+    """One chat message of a game, written by a seated player; ``id`` orders a game's chat."""
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(
+        String(16), ForeignKey("games.id", ondelete="CASCADE"), index=True
+    )
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(80))
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RematchRow(Base):
+    """The rematch of a finished game: one per game (the key), offered by one of its seats."""
+
+    __tablename__ = "rematches"
+
+    game_id: Mapped[str] = mapped_column(
+        String(16), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    rematch_id: Mapped[str] = mapped_column(
+        String(16), ForeignKey("games.id", ondelete="CASCADE"), unique=True
+    )
+    offered_by: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class AccountRow(Base):
     """A player's account: a unique public name (``name_key``, its case-folded form, is what
     must be unique) and the Argon2 hash of the password."""
@@ -162,33 +192,3 @@ class SeatStatsRow(Base):
     huts_lost: Mapped[int | None] = mapped_column(Integer, nullable=True)
     highest_level: Mapped[int | None] = mapped_column(Integer, nullable=True)
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-
-
-class ChatMessageRow(Base):
-    """One chat message of a game, written by a seated player; ``id`` orders a game's chat."""
-
-    __tablename__ = "chat_messages"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    game_id: Mapped[str] = mapped_column(
-        String(16), ForeignKey("games.id", ondelete="CASCADE"), index=True
-    )
-    seat: Mapped[int] = mapped_column(Integer)
-    name: Mapped[str] = mapped_column(String(80))
-    text: Mapped[str] = mapped_column(Text)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-
-
-class RematchRow(Base):
-    """The rematch of a finished game: one per game (the key), offered by one of its seats."""
-
-    __tablename__ = "rematches"
-
-    game_id: Mapped[str] = mapped_column(
-        String(16), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
-    )
-    rematch_id: Mapped[str] = mapped_column(
-        String(16), ForeignKey("games.id", ondelete="CASCADE"), unique=True
-    )
-    offered_by: Mapped[int] = mapped_column(Integer)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

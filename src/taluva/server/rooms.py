@@ -181,12 +181,12 @@ class GameService:
         self._closing = False
         self._unwritten: list[tuple[NewMove, asyncio.Future[None]]] = []
         self._writing: asyncio.Task[None] | None = None
+        self.lifecycle = Lifecycle(self)
+        """Resignations, clocks, cancel and abandon (``taluva.server.lifecycle``)."""
         self.cluster = (
             Cluster(self, settings.redis, settings.reclaim_after) if settings.redis else None
         )
         """This process's links to the other server processes (None when it runs alone)."""
-        self.lifecycle = Lifecycle(self)
-        """Resignations, clocks, cancel and abandon (``taluva.server.lifecycle``)."""
 
     async def db(self, function: Callable[..., T], *args: Any) -> T:
         """Run a storage call in the database thread and wait for it."""
@@ -251,9 +251,9 @@ class GameService:
     async def stop(self) -> None:
         """Stop AI turns and workers, then close the database."""
         self._closing = True
+        await self.lifecycle.stop()
         if self.cluster is not None:
             await self.cluster.stop()
-        await self.lifecycle.stop()
         tasks = [room.ai_task for room in self.rooms.values() if room.ai_task is not None]
         for task in tasks:
             task.cancel()
