@@ -326,7 +326,10 @@ def see(command: str) -> str:
     return f" (see 'taluva {command} --help')"
 
 
-COMMANDS = "moves, perft, demo, new, serve, play, replay, show, hint, arena, engine, export"
+COMMANDS = (
+    "moves, perft, demo, new, serve, ai-worker, play, replay, show, hint, review, arena, engine, "
+    "export"
+)
 
 
 @pytest.mark.parametrize(
