@@ -17,6 +17,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -35,6 +36,8 @@ from taluva.server.store import Store
 pytestmark = pytest.mark.skipif(POSTGRES is None, reason="PostgreSQL is not installed")
 
 RECLAIM = "1"
+LOGS: list[str] = []
+"""What the server processes of the running test logged (warnings and errors)."""
 UNITS = Path(__file__).resolve().parents[1] / "deploy" / "systemd"
 SITE = Path(__file__).resolve().parents[1] / "deploy" / "nginx" / "taluva.conf"
 TALUVA = "/opt/taluva/.venv/bin/taluva"
@@ -147,11 +150,14 @@ def serve(environment: dict[str, str], port: int) -> subprocess.Popen[str]:
         stderr=subprocess.PIPE,
         text=True,
     )
+    assert process.stderr is not None
+    # Read its log all along: a full pipe would stop the server at its next line.
+    threading.Thread(target=LOGS.extend, args=(process.stderr,), daemon=True).start()
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            assert process.stderr is not None
-            raise RuntimeError("server exited before listening:\n" + process.stderr.read())
+            time.sleep(0.2)
+            raise RuntimeError("server exited before listening:\n" + "".join(LOGS[-40:]))
         try:
             httpx.get(f"http://127.0.0.1:{port}/api/config", timeout=1).raise_for_status()
             return process
@@ -175,7 +181,13 @@ class Seat:
         self.seat: int = welcome["seats"][0]
 
     def receive(self) -> dict[str, Any]:
-        message: dict[str, Any] = json.loads(self.ws.recv(timeout=30))
+        try:
+            message: dict[str, Any] = json.loads(self.ws.recv(timeout=30))
+        except TimeoutError:
+            raise AssertionError(
+                f"no message within 30 s at ply {self.state['ply']}; the servers logged:\n"
+                + "".join(LOGS[-60:])
+            ) from None
         return message
 
     def await_ply(self, ply: int) -> None:
@@ -261,6 +273,9 @@ def test_two_processes_and_a_worker_finish_both_games_through_kills(
             ai_seats = [Seat(stack, ports[1], versus_ai, ai_tokens[0])]
             for _ in range(4):
                 step(duel_seats)
+            # The first process may have died before passing its last move on: the second
+            # then reads it from the database within a second and tells its players.
+            ai_seats[0].await_ply(len(stored_moves(ports[1], versus_ai)))
             while ai_seats[0].state["to_move"] == 0 and ai_seats[0].state["result"] is None:
                 step(ai_seats)  # the AI's turn now waits for a worker
             time.sleep(0.5)

@@ -30,6 +30,13 @@ SERVERS = "servers"
 JOB_KEY_SECONDS = 600
 """How long a (game, ply) is remembered as asked for, so two servers never both ask."""
 STREAM_LENGTH = 100_000
+ASK_ONCE = """
+if redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[1]) then
+    return redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], '*', unpack(ARGV, 3))
+end
+return false
+"""
+"""Mark a (game, ply) as asked for and add its job, or do nothing if it was asked already."""
 RECLAIM_AFTER = 15.0
 """Seconds a job or result may stay untouched before another taker claims it."""
 
@@ -135,13 +142,18 @@ class ServerQueue:
         await _ensure_group_async(self.client, RESULTS, SERVERS)
 
     async def ask(self, job: AiJob, human: bool) -> bool:
-        """Add ``job`` unless this game's ply was asked for already; whether it was added."""
+        """Add ``job`` unless this game's ply was asked for already; whether it was added.
+
+        The check and the addition are one Redis script, so a process that dies between
+        them cannot leave a ply marked as asked with no job in the stream.
+        """
         key = f"taluva:ai:asked:{job.game_id}:{job.ply}"
-        if not await self.client.set(key, "1", nx=True, ex=JOB_KEY_SECONDS):
-            return False
         stream = HUMAN_JOBS if human else BOT_JOBS
-        await self.client.xadd(stream, job.fields(), maxlen=STREAM_LENGTH, approximate=True)
-        return True
+        fields = [part for pair in job.fields().items() for part in pair]
+        added = await self.client.eval(
+            ASK_ONCE, 2, key, stream, JOB_KEY_SECONDS, STREAM_LENGTH, *fields
+        )
+        return bool(added)
 
     async def take(self, block_ms: int) -> list[tuple[str, AiResult | None]]:
         """Answers to play: first any another server left unacknowledged for too long, then

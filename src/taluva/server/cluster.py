@@ -24,6 +24,9 @@ from taluva.server.errors import ApiError
 log = logging.getLogger("taluva.server")
 
 RESULT_WAIT_MS = 1000
+HEAL_SECONDS = 1.0
+"""How often a process compares its copies of the games with the database: a broadcast
+lost with a process that died right after storing a change is made good within this."""
 QUIET_TYPES = frozenset({"chat", "rematch"})
 """Broadcasts that change nothing a process keeps about the game: passed on as they are."""
 
@@ -60,6 +63,9 @@ class ClusterService(Protocol):
     async def play_ai_result(self, room: Any, result: AiResult) -> None:
         """Play a worker's answer if its game still waits for it."""
 
+    async def stale_rooms(self) -> list[Any]:
+        """The rooms in memory whose stored ply or status differs from their own."""
+
 
 class Cluster:
     """This process's links to the others: the broadcast bus and the AI job queue."""
@@ -82,6 +88,7 @@ class Cluster:
         await self.bus.start(self._deliver, self._resync_all)
         loop = asyncio.get_running_loop()
         self._tasks.append(loop.create_task(self._take_results(), name="taluva-ai-results"))
+        self._tasks.append(loop.create_task(self._heal(), name="taluva-heal"))
 
     async def stop(self) -> None:
         """Stop taking, publish what is queued, disconnect."""
@@ -153,6 +160,9 @@ class Cluster:
             async with room.lock:
                 if kind != "move" or not service.apply_remote_move(room, message, sync):
                     await service.resync(room, message)
+            # The process that made the change asks for the AI's turn too; whichever asks
+            # first wins, so the turn is asked for even if that process dies meanwhile.
+            self.ask_ai(room)
         for subscriber in list(room.subscribers):
             subscriber.send(text)
 
@@ -161,6 +171,28 @@ class Cluster:
         for room in [*service.rooms.values(), *service.finished.values()]:
             async with room.lock:
                 await service.resync(room, None)
+
+    async def _heal(self) -> None:
+        """Now and then, read again every game this process holds that changed elsewhere
+        without its broadcast arriving, and show its players where it stands."""
+        service = self.service
+        while True:
+            await asyncio.sleep(HEAL_SECONDS)
+            try:
+                stale = await service.stale_rooms()
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.error("cannot compare the games with the database: %s", error)
+                continue
+            for room in stale:
+                async with room.lock:
+                    await service.resync(room, None)
+                text = json.dumps({"type": "state", "state": room.state()}, separators=(",", ":"))
+                for subscriber in list(room.subscribers):
+                    subscriber.send(text)
+                self.ask_ai(room)
+                log.warning("game %s had missed a change made by another process", room.id)
 
     async def _take_results(self) -> None:
         while True:

@@ -623,6 +623,16 @@ class GameService:
         self.lifecycle.arm(room)
         return True
 
+    async def stale_rooms(self) -> list[Room]:
+        """The rooms in memory whose stored ply or status differs from their own."""
+        rooms = [*self.rooms.values(), *self.finished.values()]
+        stored = await self.db(self.store.progress, [room.id for room in rooms])
+        return [
+            room
+            for room in rooms
+            if room.id in stored and stored[room.id] != (room.game.ply, room.meta.status)
+        ]
+
     def ai_job(self, room: Room) -> tuple[AiJob, bool] | None:
         """The AI turn a room waits for, and whether a person waits for it; None if none."""
         seat = self._ai_to_move(room)

@@ -341,6 +341,17 @@ class Store:
             host_account=row.host_account,
         )
 
+    def progress(self, game_ids: list[str]) -> dict[str, tuple[int, str]]:
+        """The stored ply and status of each of these games (one query): what a process
+        compares with its copies to find one that missed a change made elsewhere."""
+        if not game_ids:
+            return {}
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(_GAMES.c.id, _GAMES.c.ply, _GAMES.c.status).where(_GAMES.c.id.in_(game_ids))
+            )
+            return {game_id: (ply, status) for game_id, ply, status in rows}
+
     def unfinished_game_ids(self) -> list[str]:
         """Ids of every game not finished yet: the ones to resume after a restart."""
         with self._session() as session:
