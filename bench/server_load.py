@@ -12,6 +12,9 @@ unless ``--default-limits``. Against limits, a refused client backs off and trie
 a 429 for a new game waits its ``Retry-After``, a socket closed as one too many (4429) or a
 ``rate-limited`` move waits a growing delay; the report counts each kind.
 
+Only what happens once every client has its first game counts: creating the games and
+opening the sockets comes first, then the ``--seconds`` of play are measured.
+
 ``--servers 1,2`` measures the server as one process and then as two processes sharing one
 PostgreSQL and one Redis (``taluva serve --redis``), which the bench starts itself (Debian's
 PostgreSQL and redis-server, in a temporary folder) unless ``--database`` names one. With
@@ -274,21 +277,57 @@ class Totals:
         self.http_429 = 0
         self.sockets_refused = 0
         self.moves_limited = 0
+        self.dropped = 0
+        """Game creations whose connection the server dropped (retried)."""
         self.client_cpu = 0.0
+
+
+class Window:
+    """The measured part of a run: it opens once every client has its first game on
+    screen (creating a thousand games is not what is measured) and lasts ``seconds``."""
+
+    def __init__(self, games: int, seconds: float, pids: list[int]) -> None:
+        self.games = games
+        self.seconds = seconds
+        self.pids = pids
+        self.ready = 0
+        self.start: float | None = None
+        self.deadline = float("inf")
+        self.client_cpu = 0.0
+        self.server_cpu = 0.0
+
+    def arrived(self) -> None:
+        self.ready += 1
+        if self.ready == self.games:
+            self.start = time.perf_counter()
+            self.deadline = self.start + self.seconds
+            self.client_cpu = time.process_time()
+            self.server_cpu = sum(cpu_seconds(pid) for pid in self.pids)
+
+    def close(self) -> tuple[float, float]:
+        """The CPU seconds the clients and the servers used while the window was open."""
+        return (
+            time.process_time() - self.client_cpu,
+            sum(cpu_seconds(pid) for pid in self.pids) - self.server_cpu,
+        )
+
+    @property
+    def open(self) -> bool:
+        return self.start is not None
 
 
 class Backoff:
     """A delay that doubles at each refusal (with jitter) and starts over after a success;
     no wait goes past the deadline."""
 
-    def __init__(self, rng: random.Random, deadline: float) -> None:
+    def __init__(self, rng: random.Random, window: Window) -> None:
         self.rng = rng
-        self.deadline = deadline
+        self.window = window
         self.delay = BACKOFF_FIRST
 
     async def wait(self, at_least: float = 0.0) -> None:
         delay = max(at_least, self.delay * (0.5 + self.rng.random()))
-        await asyncio.sleep(min(delay, max(0.0, self.deadline - time.perf_counter())))
+        await asyncio.sleep(min(delay, max(0.0, self.window.deadline - time.perf_counter())))
         self.delay = min(self.delay * 2, BACKOFF_MOST)
 
     def reset(self) -> None:
@@ -296,14 +335,20 @@ class Backoff:
 
 
 async def new_game(
-    http: httpx.AsyncClient, number: int, deadline: float, totals: Totals, backoff: Backoff
+    http: httpx.AsyncClient, number: int, window: Window, totals: Totals, backoff: Backoff
 ) -> tuple[str, list[str]] | None:
-    """A new hot-seat game, waiting out 429s; None if the deadline passes first."""
+    """A new hot-seat game, waiting out 429s and dropped connections (counted); None if
+    the deadline passes first."""
     human = {"kind": "human", "take": True}
-    while time.perf_counter() < deadline:
-        response = await http.post(
-            "/api/games", json={"name": f"load {number}", "seats": [human, human]}
-        )
+    while time.perf_counter() < window.deadline:
+        try:
+            response = await http.post(
+                "/api/games", json={"name": f"load {number}", "seats": [human, human]}
+            )
+        except httpx.TransportError:
+            totals.dropped += 1
+            await backoff.wait()
+            continue
         if response.status_code == 429:
             totals.http_429 += 1
             await backoff.wait(float(response.headers.get("retry-after", "1")))
@@ -316,28 +361,29 @@ async def new_game(
 
 
 async def play(
-    bases: list[str], http: httpx.AsyncClient, number: int, deadline: float, totals: Totals
+    bases: list[str], http: httpx.AsyncClient, number: int, window: Window, totals: Totals
 ) -> None:
     """One scripted client: play random legal moves until the deadline, game after game,
     through server ``bases[number % len(bases)]``, watched from the next one if any."""
     base = bases[number % len(bases)]
     watched = bases[(number + 1) % len(bases)] if len(bases) > 1 else None
     rng = random.Random(number)
-    backoff = Backoff(rng, deadline)
+    backoff = Backoff(rng, window)
+    arrived = False
     game: tuple[str, list[str]] | None = None
-    while time.perf_counter() < deadline:
-        game = game or await new_game(http, number, deadline, totals, backoff)
+    while time.perf_counter() < window.deadline:
+        game = game or await new_game(http, number, window, totals, backoff)
         if game is None:
             return
         game_id, tokens = game
         async with contextlib.AsyncExitStack() as stack:
             ws = await stack.enter_async_context(
-                connect(f"ws://{base}/ws/games/{game_id}", max_size=2**22)
+                connect(f"ws://{base}/ws/games/{game_id}", max_size=2**22, open_timeout=120)
             )
             watcher = None
             if watched is not None:
                 spectator = await stack.enter_async_context(
-                    connect(f"ws://{watched}/ws/games/{game_id}", max_size=2**22)
+                    connect(f"ws://{watched}/ws/games/{game_id}", max_size=2**22, open_timeout=120)
                 )
                 await spectator.send(json.dumps({"type": "hello", "tokens": []}))
                 await spectator.recv()
@@ -357,8 +403,11 @@ async def play(
                 refused = False
                 state = welcome["state"]
                 backoff.reset()
-                while state["result"] is None and time.perf_counter() < deadline:
-                    state = await play_move(ws, state, rng, totals, backoff, watcher)
+                if not arrived:
+                    arrived = True
+                    window.arrived()
+                while state["result"] is None and time.perf_counter() < window.deadline:
+                    state = await play_move(ws, state, rng, totals, backoff, watcher, window)
                     if not state:
                         return
         if refused:
@@ -376,6 +425,7 @@ async def play_move(
     totals: Totals,
     backoff: Backoff,
     watcher: Watcher | None = None,
+    window: Window | None = None,
 ) -> dict[str, Any]:
     """Play one random legal move; the state after it, or {} after an error. With a
     ``watcher``, wait until the move reaches it too."""
@@ -391,10 +441,14 @@ async def play_move(
                 break
             message = json.loads(await ws.recv())
         if message["type"] == "move":
-            totals.latencies.append(time.perf_counter() - sent)
+            counted = window is None or window.open
+            if counted:
+                totals.latencies.append(time.perf_counter() - sent)
             if seen is not None:
                 try:
-                    totals.remote_latencies.append(await asyncio.wait_for(seen, 10.0) - sent)
+                    arrived = await asyncio.wait_for(seen, 10.0)
+                    if counted:
+                        totals.remote_latencies.append(arrived - sent)
                 except TimeoutError:
                     totals.missed_remote += 1
             backoff.reset()
@@ -407,17 +461,17 @@ async def play_move(
         await backoff.wait()
 
 
-async def run(bases: list[str], games: int, seconds: float) -> tuple[Totals, float]:
+async def run(
+    bases: list[str], games: int, seconds: float, pids: list[int] | None = None
+) -> tuple[Totals, float, float]:
+    """Play the load; the totals, the measured seconds and the servers' CPU seconds in them."""
     totals = Totals()
     limits = httpx.Limits(max_connections=64)
+    window = Window(games, seconds, pids or [])
     async with httpx.AsyncClient(base_url=f"http://{bases[0]}", limits=limits, timeout=60) as http:
-        start = time.perf_counter()
-        cpu_start = time.process_time()
-        deadline = start + seconds
-        await asyncio.gather(*(play(bases, http, n, deadline, totals) for n in range(games)))
-        elapsed = time.perf_counter() - start
-        totals.client_cpu = time.process_time() - cpu_start
-    return totals, elapsed
+        await asyncio.gather(*(play(bases, http, n, window, totals) for n in range(games)))
+    totals.client_cpu, server_cpu = window.close()
+    return totals, window.seconds if window.open else 0.0, server_cpu
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -460,15 +514,11 @@ def measure(
     processes = []
     for port in ports:  # one at a time: the first creates the schema
         processes.append(start_server(database, port, limits, source, redis))
-    cpu_before = [cpu_seconds(process.pid) for process in processes]
     try:
         bases = [f"127.0.0.1:{port}" for port in ports]
-        totals, elapsed = asyncio.run(run(bases, args.games, args.seconds))
+        pids = [process.pid for process in processes]
+        totals, elapsed, cpu_used = asyncio.run(run(bases, args.games, args.seconds, pids))
     finally:
-        cpu_used = sum(
-            cpu_seconds(process.pid) - before
-            for process, before in zip(processes, cpu_before, strict=True)
-        )
         for process in processes:
             process.terminate()
         for process in processes:
@@ -485,6 +535,8 @@ def report(result: Measured, games: int) -> None:
         f"[{result.label}] {games} simultaneous games for {elapsed:.1f} s: {moves} moves, "
         f"{totals.finished} games finished, {len(totals.errors)} errors"
     )
+    if totals.dropped:
+        print(f"  {totals.dropped} game creations lost their connection and were tried again")
     if totals.http_429 or totals.sockets_refused or totals.moves_limited:
         print(
             f"  rate limited (backed off and retried): {totals.http_429} HTTP 429s, "
@@ -618,7 +670,7 @@ def main() -> None:
         host = args.server.split(":")[0]
         if host not in ("127.0.0.1", "localhost", "[::1]"):
             parser.error("--server must be on loopback (127.0.0.1 or localhost)")
-        totals, elapsed = asyncio.run(run([args.server], args.games, args.seconds))
+        totals, elapsed, _cpu = asyncio.run(run([args.server], args.games, args.seconds))
         report(Measured("given server", totals, elapsed, None), args.games)
         return
     if not args.against:
