@@ -195,7 +195,9 @@ def test_heights_terrains_and_buildable_hexes_read_the_board_as_it_is_now() -> N
     assert dict(heights) == {volcano: 1, jungle: 1, clearing: 1}
     assert terrains[volcano] == VOLCANO and {terrains[jungle], terrains[clearing]} != {VOLCANO}
     assert [game.terrain(h) for h in (volcano, jungle, clearing)] == [
-        terrains[volcano], terrains[jungle], terrains[clearing]
+        terrains[volcano],
+        terrains[jungle],
+        terrains[clearing],
     ]
     assert game.buildable() == {jungle, clearing}
     game.play("hut 1,0")

@@ -45,9 +45,7 @@ def setups(draw: st.DrawFn) -> Setup:
         draw(st.lists(st.sampled_from((*STYLES, "sailor")), min_size=players, max_size=players))
     )
     expansions = draw(st.sampled_from(COMBINATIONS))
-    return Setup(
-        draw(st.integers(0, 2**32 - 1)), players, tiles, rules, styles, expansions
-    )
+    return Setup(draw(st.integers(0, 2**32 - 1)), players, tiles, rules, styles, expansions)
 
 
 def choose_move(game: Game, style: str, rng: random.Random) -> Move:
@@ -141,9 +139,7 @@ def test_every_listed_move_plays_and_round_trips_as_text(setup: Setup) -> None:
 
 @settings(max_examples=examples(12))
 @given(setup=setups(), branch_seed=st.integers(0, 2**32 - 1))
-def test_undo_restores_the_exact_state(
-    setup: Setup, branch_seed: int, state_of: Observe
-) -> None:
+def test_undo_restores_the_exact_state(setup: Setup, branch_seed: int, state_of: Observe) -> None:
     """Every undo brings back the full state, ships, lagoons and double-hex tiles included,
     also after undoing a stretch and playing on differently, and down to the first move."""
     branch = random.Random(branch_seed)
@@ -167,9 +163,7 @@ def test_undo_restores_the_exact_state(
 
 @settings(max_examples=examples(12))
 @given(setup=setups())
-def test_saved_and_loaded_record_gives_the_same_state(
-    setup: Setup, state_of: Observe
-) -> None:
+def test_saved_and_loaded_record_gives_the_same_state(setup: Setup, state_of: Observe) -> None:
     """to_record -> JSON -> Game.from_record reproduces the position (expansions, face-up
     tiles and all) at random plies and at the end, and the loaded game plays on alike."""
     pick = random.Random(setup.seed + 1)

@@ -119,14 +119,14 @@ def test_the_title_and_icon_say_whose_move_it_is(people: Any, server_url: str) -
     ana, ben = people(), people()
     seat(ana, server_url, game_id, {0: ana_token})
     seat(ben, server_url, game_id, {1: ben_token})
-    ana.wait_for_function("() => document.title === '▶ Your turn – Chat night – Taluva'")
-    ben.wait_for_function("() => document.title === 'Chat night – Taluva'")
+    ana.wait_for_function("() => document.title === '▶ Your turn \u2013 Chat night \u2013 Taluva'")
+    ben.wait_for_function("() => document.title === 'Chat night \u2013 Taluva'")
     icon = "() => document.querySelector('link[rel=icon]').getAttribute('href')"
     assert (ana.evaluate(icon), ben.evaluate(icon)) == ("/static/icon-turn.svg", "/static/icon.svg")
     assert ben.evaluate("document.body.dataset.turnRings") is None
 
     play(server_url, game_id, ana_token, 2)
-    ana.wait_for_function("() => document.title === 'Chat night – Taluva'")
+    ana.wait_for_function("() => document.title === 'Chat night \u2013 Taluva'")
     ben.wait_for_function("() => document.title.startsWith('▶ Your turn')")
     assert (ana.evaluate(icon), ben.evaluate(icon)) == ("/static/icon.svg", "/static/icon-turn.svg")
     assert ben.evaluate("document.body.dataset.turnRings") == "1"

@@ -3,12 +3,12 @@
 The command line is the top layer: it may use every other layer, and none of them uses it.
 Each group of commands lives in its own module (``engine``: moves, perft, demo, new;
 ``server``: serve; ``cluster``: ai-worker; ``terminal``: play, replay, show; ``ai``: hint,
-arena, engine; ``research``: export) whose ``register(subparsers)`` adds the parsers and gives each a
-handler ``handler(args) -> int`` returning the exit code. A handler reports a user's mistake
-by raising ``UsageError`` (exit 2) or ``InputError`` (exit 1); ``main`` prints it as one line
-``taluva: error: ...``. Every group is registered on every run, so registering stays cheap:
-a handler imports the layer it drives, and an optional library it needs inside
-``needs_extra``, which names the extra to install when the library is missing.
+review, arena, engine; ``research``: export) whose ``register(subparsers)`` adds the parsers
+and gives each a handler ``handler(args) -> int`` returning the exit code. A handler reports
+a user's mistake by raising ``UsageError`` (exit 2) or ``InputError`` (exit 1); ``main``
+prints it as one line ``taluva: error: ...``. Every group is registered on every run, so
+registering stays cheap: a handler imports the layer it drives, and an optional library it
+needs inside ``needs_extra``, which names the extra to install when the library is missing.
 """
 
 from __future__ import annotations
