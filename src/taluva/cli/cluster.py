@@ -8,7 +8,8 @@ import logging
 import os
 from typing import Any
 
-from taluva.cli.errors import InputError, UsageError, needs_extra
+from taluva.cli.common import check_redis_url, reach_redis
+from taluva.cli.errors import UsageError, needs_extra
 
 EPILOG = """\
 examples:
@@ -63,20 +64,14 @@ def register(subparsers: Any) -> None:
 def _cmd_ai_worker(args: argparse.Namespace) -> int:
     """Check Redis, then run the workers until stopped."""
     with needs_extra("server", "the AI worker needs the Redis client"):
-        import redis
-
         from taluva.server.ai_worker import run_workers
 
     if args.processes < 1:
         raise UsageError("--processes must be 1 or more")
     if args.reclaim_after <= 0:
         raise UsageError("--reclaim-after must be positive")
-    if not args.redis.startswith(("redis://", "rediss://", "unix://")):
-        raise UsageError(f"--redis {args.redis!r}: expected redis://HOST:PORT/DB")
-    try:
-        redis.Redis.from_url(args.redis, socket_connect_timeout=5).ping()
-    except redis.RedisError as error:
-        raise InputError(f"cannot reach Redis at {args.redis}: {error}") from None
+    check_redis_url(args.redis)
+    reach_redis(args.redis)
     logging.basicConfig(
         level=logging.WARNING if args.quiet else logging.INFO,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",

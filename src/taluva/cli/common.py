@@ -11,13 +11,32 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Final
 
-from taluva.cli.errors import InputError, UsageError
+from taluva.cli.errors import InputError, UsageError, needs_extra
 from taluva.engine.errors import InvalidOption, InvalidRecord
 from taluva.engine.game import Game, game_from_record, load_record, save_record
 from taluva.engine.options import EXPANSIONS, HOUSE_RULES
 
 FORMATTER: Final = argparse.RawDescriptionHelpFormatter
 """Help formatting that keeps the examples' layout."""
+
+REDIS_SCHEMES: Final = ("redis://", "rediss://", "unix://")
+
+
+def check_redis_url(url: str) -> None:
+    """UsageError unless ``url`` is a Redis URL (``--redis`` of serve and ai-worker)."""
+    if not url.startswith(REDIS_SCHEMES):
+        raise UsageError(f"--redis {url!r}: expected redis://HOST:PORT/DB")
+
+
+def reach_redis(url: str) -> None:
+    """InputError, with Redis's own reason, when the Redis at ``url`` does not answer."""
+    with needs_extra("server", "--redis needs the Redis client"):
+        import redis
+
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=5).ping()
+    except redis.RedisError as error:
+        raise InputError(f"cannot reach Redis at {url}: {error}") from None
 
 
 def read_game(source: str) -> Game:

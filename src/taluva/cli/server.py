@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from taluva.ai.levels import LEVELS
+from taluva.cli.common import check_redis_url, reach_redis
 from taluva.cli.errors import InputError, UsageError, needs_extra
 from taluva.server.config import (
     DEFAULT_AI_ONLY_QUOTA,
@@ -200,8 +201,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if args.reclaim_after <= 0:
         raise UsageError("--reclaim-after must be positive")
     if args.redis is not None:
-        if not args.redis.startswith(("redis://", "rediss://", "unix://")):
-            raise UsageError(f"--redis {args.redis!r}: expected redis://HOST:PORT/DB")
+        check_redis_url(args.redis)
         if not database.startswith("postgresql"):
             raise UsageError(
                 "--redis: several server processes share one PostgreSQL database; "
@@ -210,7 +210,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     _check_port(args.host, args.port)
     _check_database(database)
     if args.redis is not None:
-        _check_redis(args.redis)
+        reach_redis(args.redis)
     limits = Limits(
         ws_rate=args.ws_rate,
         ws_burst=max(DEFAULT_LIMITS.ws_burst, int(args.ws_rate * 3)),
@@ -255,16 +255,6 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     except OSError as error:
         raise InputError(f"cannot serve on {args.host}:{args.port}: {error}") from None
     return 0
-
-
-def _check_redis(url: str) -> None:
-    """Fail with one clear line when Redis cannot be reached."""
-    import redis
-
-    try:
-        redis.Redis.from_url(url, socket_connect_timeout=5).ping()
-    except redis.RedisError as error:
-        raise InputError(f"cannot reach Redis at {url}: {error}") from None
 
 
 def _check_port(host: str, port: int) -> None:
