@@ -183,7 +183,7 @@ def install(app: FastAPI, service: GameService, passwords: Passwords | None = No
         account = await account_of(request)
         if account is None:
             raise ApiError(401, "signed-out", "sign in to see your games")
-        games = await service.db(games_of_account, service.store.engine, account.id, MY_GAMES)
+        games = await service.db(games_of_account, service.store, account.id, MY_GAMES)
         return {"games": [await _my_entry(service, game, account) for game in games]}
 
     @app.get(

@@ -22,7 +22,7 @@ from taluva.server.models import (
 )
 from taluva.server.ratings import shown
 from taluva.server.standings import TILES_REASONS, VICTORY_REASONS
-from taluva.server.store import STATUSES, StoredGame, StoredSeat
+from taluva.server.store import STATUSES, Store, StoredGame
 
 _ACCOUNTS = Base.metadata.tables[AccountRow.__tablename__]
 _GAMES = Base.metadata.tables[GameRow.__tablename__]
@@ -37,44 +37,16 @@ RECENT_GAMES = 20
 """Finished games a profile lists."""
 
 
-def games_of_account(engine: Engine, account_id: int, limit: int) -> list[StoredGame]:
+def games_of_account(store: Store, account_id: int, limit: int) -> list[StoredGame]:
     """The open, live and finished games in which an account holds a seat, most recently
     active first (seats loaded, moves not)."""
-    with engine.connect() as connection:
-        rows = connection.execute(
-            select(_GAMES)
-            .where(
-                _GAMES.c.id.in_(select(_SEATS.c.game_id).where(_SEATS.c.account_id == account_id)),
-                _GAMES.c.status.in_(STATUSES),
-            )
-            .order_by(_GAMES.c.updated_at.desc(), _GAMES.c.id)
-            .limit(limit)
-        ).all()
-        ids = [row.id for row in rows]
-        seats: dict[str, list[StoredSeat]] = {game_id: [] for game_id in ids}
-        for s in connection.execute(
-            select(_SEATS).where(_SEATS.c.game_id.in_(ids)).order_by(_SEATS.c.seat)
-        ):
-            seats[s.game_id].append(
-                StoredSeat(s.seat, s.kind, s.name, s.ai, s.token_hash, s.account_id)
-            )
-    return [
-        StoredGame(
-            id=row.id,
-            name=row.name,
-            status=row.status,
-            options=dict(row.options),
-            deck=[],
-            doubles=list(row.doubles),
-            hints=row.hints,
-            ply=row.ply,
-            result=row.result,
-            created_at=row.created_at,
-            updated_at=row.updated_at,
-            seats=seats[row.id],
-        )
-        for row in rows
-    ]
+    return store.summaries(
+        and_(
+            _GAMES.c.id.in_(select(_SEATS.c.game_id).where(_SEATS.c.account_id == account_id)),
+            _GAMES.c.status.in_(STATUSES),
+        ),
+        limit,
+    )
 
 
 def _rating_view(row: Any) -> dict[str, Any]:

@@ -15,7 +15,16 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, bindparam, create_engine, event, insert, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Engine,
+    bindparam,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -363,36 +372,41 @@ class Store:
 
     def list_games(self, status: str, limit: int) -> list[StoredGame]:
         """The most recently active games of one status, newest first (moves not loaded)."""
-        with self._session() as session:
-            rows = session.scalars(
-                select(GameRow)
-                .where(GameRow.status == status)
-                .order_by(GameRow.updated_at.desc(), GameRow.id)
+        return self.summaries(_GAMES.c.status == status, limit)
+
+    def summaries(self, where: ColumnElement[bool], limit: int) -> list[StoredGame]:
+        """The most recently active games that satisfy ``where``, newest first, with their
+        seats but neither moves nor deck: what the lobby and "My games" list."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(_GAMES)
+                .where(where)
+                .order_by(_GAMES.c.updated_at.desc(), _GAMES.c.id)
                 .limit(limit)
             ).all()
             ids = [row.id for row in rows]
             seats: dict[str, list[StoredSeat]] = {game_id: [] for game_id in ids}
-            for s in session.scalars(
-                select(SeatRow).where(SeatRow.game_id.in_(ids)).order_by(SeatRow.seat)
+            for s in connection.execute(
+                select(_SEATS).where(_SEATS.c.game_id.in_(ids)).order_by(_SEATS.c.seat)
             ):
                 seats[s.game_id].append(
                     StoredSeat(s.seat, s.kind, s.name, s.ai, s.token_hash, s.account_id)
                 )
-            return [
-                StoredGame(
-                    id=row.id,
-                    name=row.name,
-                    status=row.status,
-                    options=dict(row.options),
-                    deck=[],
-                    doubles=list(row.doubles),
-                    hints=row.hints,
-                    ply=row.ply,
-                    result=row.result,
-                    created_at=row.created_at,
-                    updated_at=row.updated_at,
-                    seats=seats[row.id],
-                    clock=row.clock,
-                )
-                for row in rows
-            ]
+        return [
+            StoredGame(
+                id=row.id,
+                name=row.name,
+                status=row.status,
+                options=dict(row.options),
+                deck=[],
+                doubles=list(row.doubles),
+                hints=row.hints,
+                ply=row.ply,
+                result=row.result,
+                created_at=row.created_at,
+                updated_at=row.updated_at,
+                seats=seats[row.id],
+                clock=row.clock,
+            )
+            for row in rows
+        ]
