@@ -274,11 +274,13 @@ def test_two_processes_and_a_worker_finish_both_games_through_kills(
             for _ in range(4):
                 step(duel_seats)
             # The first process may have died before passing its last move on: the second
-            # then reads it from the database within a second and tells its players.
+            # then reads it from the database within a second and tells its players. And an
+            # answer the dead worker gave before it died may still be played (the dead
+            # process's claim on it lapses after RECLAIM seconds): let it land first.
+            time.sleep(2.5)
             ai_seats[0].await_ply(len(stored_moves(ports[1], versus_ai)))
             while ai_seats[0].state["to_move"] == 0 and ai_seats[0].state["result"] is None:
                 step(ai_seats)  # the AI's turn now waits for a worker
-            time.sleep(0.5)
             waiting = ai_seats[0].state["ply"]
             assert stored_moves(ports[1], versus_ai) == ai_seats[0].state["moves"]
             servers[0] = serve(environment, ports[0])
