@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from taluva import Game, cli
-from taluva.ai.review import review, sparkline
+from taluva.ai.review import position_chances, review, sparkline
 
 BLUNDER_GAME = Path(__file__).resolve().parent / "data" / "review_blunder.json"
 BLUNDER_PLY = 41
@@ -138,3 +138,18 @@ def test_options_that_make_no_sense_are_usage_errors(capsys: pytest.CaptureFixtu
 
 def test_sparkline_maps_chances_to_blocks() -> None:
     assert sparkline([0.0, 0.5, 1.0]) == "▁▅█"
+
+
+def test_the_live_win_chance_of_a_position_is_the_reviews(game: Game) -> None:
+    reviewed = review(game, iterations=ITERATIONS, first=BLUNDER_PLY - 1, last=BLUNDER_PLY + 1)
+    position = game.copy()
+    while position.ply > BLUNDER_PLY - 1:
+        position.pop()
+    for row in reviewed.chances:
+        assert position_chances(position, ITERATIONS) == pytest.approx(row, abs=1e-12)
+        if position.ply < game.ply:
+            position.push(game.moves[position.ply])
+    finished = game.copy()
+    assert position_chances(finished) == (0.0, 1.0)
+    with pytest.raises(ValueError, match="iterations=0"):
+        position_chances(finished, 0)

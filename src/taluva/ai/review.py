@@ -26,6 +26,9 @@ BLUNDER: Final = 0.25
 """A move that costs at least this much is a blunder."""
 ITERATIONS: Final = 200
 """Search iterations per position by default."""
+LIVE_ITERATIONS: Final = 60
+"""Search iterations of a live win-chance bar (``position_chances`` during play): a few tenths
+of a second a position, so the bar keeps up with the game."""
 SEED: Final = 0
 TRUSTED_VISITS: Final = 10
 """Visits a plan needs before the search's own value of it is used as a move's *after*: below,
@@ -180,6 +183,14 @@ def review(
     return Review(
         tuple(game.players), reviewed, chances, iterations, mistake, blunder, record["result"]
     )
+
+
+def position_chances(game: Game, iterations: int = LIVE_ITERATIONS) -> tuple[float, ...]:
+    """Every player's winning chance in ``game``'s position, as a review gives it for each
+    position (the same seeded search): the win-chance bar of the terminal and the web game."""
+    if iterations < 1:
+        raise ValueError(f"iterations={iterations}: search at least one")
+    return _chances(game, _search(game, iterations))
 
 
 def _search(game: Game, iterations: int) -> SearchResult | None:
