@@ -146,6 +146,24 @@ def tappable(page: Any, selector: str) -> tuple[float, float, str]:
     return found[0], found[1], found[2]
 
 
+def tap_a_spot_until_placeable(page: Any, tries: int = 3) -> str:
+    """Tap a legal tile spot until the tile may be placed there, as a person taps again when
+    a tap did not take; the hex of the spot. Fails, saying what the page shows, if none
+    takes in ``tries`` taps."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    for _ in range(tries):
+        x, y, hex_ = tappable(page, ".marks .spot")
+        page.touchscreen.tap(x, y)
+        try:
+            page.wait_for_selector("#place:enabled", timeout=TIMEOUT_MS / tries)
+            return hex_
+        except PlaywrightTimeoutError:
+            continue
+    status = page.locator(".status-line").inner_text()
+    raise AssertionError(f"no tap on a spot made the tile placeable; the page says {status!r}")
+
+
 def open_build_sheet(page: Any, hex_: str) -> None:
     """Tap the highlighted hex ``hex_`` and choose its expansion (its preview shows)."""
     target = page.locator(f'.marks polygon[fill^="rgba(0,229,255"][data-hex="{hex_}"]')
@@ -365,6 +383,53 @@ def test_an_eruption_shows_the_huts_it_would_bury_before_it_is_placed(
         context.close()
 
 
+def test_a_touch_beside_a_tile_spot_takes_that_spot(
+    browser: Any, positions: tuple[str, dict[str, Position]]
+) -> None:
+    """A finger that lands just off a spot's dot, on another hex's face, takes the spot."""
+    context, page = open_position(browser, positions[0], "island-erupt", "phone")
+    try:
+        found = page.evaluate(
+            """() => {
+                const spots = [...document.querySelectorAll('.marks .spot')];
+                const centre = (node) => {
+                    const box = node.getBoundingClientRect();
+                    return [box.x + box.width / 2, box.y + box.height / 2];
+                };
+                const away = (node, px, py) => {
+                    const [x, y] = centre(node);
+                    return Math.hypot(x - px, y - py);
+                };
+                for (const spot of spots) {
+                    const [x, y] = centre(spot);
+                    for (let turn = 0; turn < 16; turn += 1) {
+                        const angle = (turn * Math.PI) / 8;
+                        const [px, py] = [x + 12 * Math.cos(angle), y + 12 * Math.sin(angle)];
+                        const hit = document.elementFromPoint(px, py);
+                        const face = hit?.matches('polygon.top') ? hit.closest('.hex') : null;
+                        if (!face || face.dataset.hex === spot.dataset.hex) continue;
+                        if (spots.every((other) => away(spot, px, py) <= away(other, px, py))) {
+                            return [px, py, spot.dataset.hex, face.dataset.hex];
+                        }
+                    }
+                }
+                return null;
+            }"""
+        )
+        assert found is not None, "no spot with another hex's top 12 px beside it"
+        x, y, hex_, other = found
+        page.touchscreen.tap(x, y)
+        page.wait_for_selector("#place:enabled")
+        page.wait_for_function(
+            "h => document.querySelector('.tooltip').textContent.startsWith('tile ' + h + ' ')",
+            arg=hex_,
+        )
+        assert other != hex_
+        assert page.errors == []
+    finally:
+        context.close()
+
+
 def huts_lost(game: Game, text: str) -> dict[int, int]:
     """Huts each seat loses if ``text`` is played (the engine's count of destroyed huts)."""
     trial = game.copy()
@@ -486,9 +551,7 @@ def test_a_whole_game_against_the_ai_is_played_by_tapping_on_a_phone(
             if page.locator(".result-banner .headline").count():
                 break
             if "place the tile" in page.locator(".status-line").inner_text():
-                x, y, hex_ = tappable(page, ".marks .spot")
-                page.touchscreen.tap(x, y)
-                page.wait_for_selector("#place:enabled")
+                hex_ = tap_a_spot_until_placeable(page)
                 x, y, _ = tappable(page, f'.marks .spot[data-hex="{hex_}"]')
                 page.touchscreen.tap(x, y)
                 page.wait_for_function(

@@ -13,6 +13,8 @@ export { el, shade, contrastText } from "./pieces.js";
 export { SIZE } from "./projection.js";
 
 const PAN_STEP = 60;
+/** How far from a tile spot, in CSS pixels, a touch still takes it. */
+const TOUCH_REACH = 16;
 
 export class Board {
   constructor(container, style, callbacks = {}) {
@@ -398,9 +400,27 @@ export class Board {
     return hit.getAttribute("data-hex").split(",").map(Number);
   }
 
-  /** The hex under a pointer event: a spot drawn there, else the raised hex seen there. */
+  /** The legal tile spot nearest a screen point within `reach` CSS pixels: a finger is
+   * wider than a spot's dot, so a touch beside one still takes it. */
+  nearestSpot(clientX, clientY, reach) {
+    let best = null;
+    let bestDistance = reach;
+    for (const node of this.markLayer.querySelectorAll(".spot")) {
+      const box = node.getBoundingClientRect();
+      const distance = Math.hypot(box.x + box.width / 2 - clientX, box.y + box.height / 2 - clientY);
+      if (distance <= bestDistance) {
+        best = node;
+        bestDistance = distance;
+      }
+    }
+    return best ? best.getAttribute("data-hex").split(",").map(Number) : null;
+  }
+
+  /** The hex under a pointer event: a spot drawn there (or, for a touch, near there), else
+   * the raised hex seen there. */
   hexOfEvent(event) {
-    const spot = this.spotAt(event.clientX, event.clientY);
+    const spot = this.spotAt(event.clientX, event.clientY)
+      || (event.pointerType !== "mouse" ? this.nearestSpot(event.clientX, event.clientY, TOUCH_REACH) : null);
     if (spot) return spot;
     const [x, y] = this.toSvg(event.clientX, event.clientY);
     return this.hexUnder(x, y);
@@ -486,6 +506,9 @@ export class Board {
     };
     svg.addEventListener("pointerup", end);
     svg.addEventListener("pointercancel", end);
+    // A press whose capture was lost (its element changed under it) must not stay counted,
+    // or the next touch would be taken for the second finger of a pinch.
+    svg.addEventListener("lostpointercapture", (event) => this.pointers.delete(event.pointerId));
     svg.addEventListener("pointerleave", () => this.callbacks.leave?.());
     svg.addEventListener("wheel", (event) => {
       event.preventDefault();
