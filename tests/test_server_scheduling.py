@@ -280,6 +280,39 @@ def test_an_account_has_a_quota_of_unfinished_ai_only_games(tmp_path: Path) -> N
     ]
 
 
+class NoMoves:
+    """An AI runner that never answers, so that AI-only games stay unfinished."""
+
+    async def choose(self, record: dict[str, Any], spec: str, seed: int, **_turn: Any) -> str:
+        await asyncio.Event().wait()
+        raise AssertionError("never answered")
+
+    def close(self) -> None:
+        """Nothing to stop."""
+
+
+def test_the_ai_only_quota_counts_the_games_stored_before_a_restart(tmp_path: Path) -> None:
+    async def scenario() -> list[str]:
+        settings = Settings(database=sqlite_url(tmp_path), ai_workers=0, ai_only_quota=2)
+        outcomes = []
+        for _restart in range(2):
+            service = GameService(settings)
+            service.ai = NoMoves()  # type: ignore[assignment]
+            await service.start()
+            try:
+                for _ in range(2):
+                    try:
+                        room, _ = await service.create_game({"seats": AI_SEATS}, account_id=7)
+                        outcomes.append(room.meta.status)
+                    except ApiError as error:
+                        outcomes.append(error.code)
+            finally:
+                await service.stop()
+        return outcomes
+
+    assert asyncio.run(scenario()) == ["live", "live", "ai-only-quota", "ai-only-quota"]
+
+
 def test_a_quota_of_zero_turns_ai_only_games_off_for_accounts_too(tmp_path: Path) -> None:
     async def scenario() -> str:
         settings = Settings(database=sqlite_url(tmp_path), ai_workers=0, ai_only_quota=0)

@@ -170,8 +170,9 @@ class GameService:
         self.finished: OrderedDict[str, Room] = OrderedDict()
         self.seat_guards: list[Callable[[Room, int], Awaitable[None]]] = []
         """Checks ``join`` makes before giving a seat away; each refuses with an ApiError."""
-        self.ai_only_owners: dict[str, tuple[int, StoredGame]] = {}
-        """The AI-only games created by signed-in accounts since the server started."""
+        self.ai_only_admission = asyncio.Lock()
+        """Held while a game with only AI seats is checked against its creator's quota and
+        stored."""
         self._db_pool = ThreadPoolExecutor(
             max_workers=1 if self.store.url.startswith("sqlite") else 4,
             thread_name_prefix="taluva-db",
@@ -382,12 +383,14 @@ class GameService:
             seats=seats,
         )
         host_token = self.lifecycle.prepare(meta, request.get("clock"), account_id)
-        self._admit_ai_only(meta, account_id)
-        try:
+        if all(seat.kind == "ai" for seat in seats):
+            # counted and stored as one step, so two requests at once cannot both take the
+            # last game of a quota in this process
+            async with self.ai_only_admission:
+                await self._admit_ai_only(meta, account_id)
+                await self.db(self.store.create_game, meta)
+        else:
             await self.db(self.store.create_game, meta)
-        except BaseException:
-            self.ai_only_owners.pop(meta.id, None)
-            raise
         room = Room(meta, game, host_token=host_token)
         self._keep(room)
         self.lifecycle.arm(room)
@@ -520,20 +523,20 @@ class GameService:
             return Audience.AI_ONLY
         return Audience.PEOPLE
 
-    def _admit_ai_only(self, meta: StoredGame, account_id: int | None) -> None:
+    async def _admit_ai_only(self, meta: StoredGame, account_id: int | None) -> None:
         """Refuse a game with only AI seats that its creator may not have (see
-        ``check_ai_only_game``); count it against the account's quota if admitted."""
-        for game_id, (_owner, game) in list(self.ai_only_owners.items()):
-            if game.status not in (OPEN, LIVE):
-                del self.ai_only_owners[game_id]
-        live = sum(1 for owner, _game in self.ai_only_owners.values() if owner == account_id)
-        kinds = [seat.kind for seat in meta.seats]
+        ``check_ai_only_game``): the account's unfinished ones are counted in the database."""
+        live = 0
+        if account_id is not None and self.settings.ai_only_quota > 0:
+            live = await self.db(self.store.unfinished_ai_only_games, account_id)
         settings = self.settings
         check_ai_only_game(
-            kinds, account_id is not None, settings.ai_only_games, settings.ai_only_quota, live
+            [seat.kind for seat in meta.seats],
+            account_id is not None,
+            settings.ai_only_games,
+            settings.ai_only_quota,
+            live,
         )
-        if account_id is not None and all(kind == "ai" for kind in kinds):
-            self.ai_only_owners[meta.id] = (account_id, meta)
 
     def schedule_ai(self, room: Room) -> None:
         """Start the AI turns of a room if an AI seat is to move (once at a time)."""

@@ -21,6 +21,7 @@ from sqlalchemy import (
     bindparam,
     create_engine,
     event,
+    func,
     insert,
     select,
     update,
@@ -360,6 +361,21 @@ class Store:
                 select(_GAMES.c.id, _GAMES.c.ply, _GAMES.c.status).where(_GAMES.c.id.in_(game_ids))
             )
             return {game_id: (ply, status) for game_id, ply, status in rows}
+
+    def unfinished_ai_only_games(self, account_id: int) -> int:
+        """How many games created by this account, with no human seat, are not over yet:
+        the count its quota of AI-only games is held to, by every process and after a
+        restart alike."""
+        human = select(_SEATS.c.game_id).where(
+            _SEATS.c.game_id == _GAMES.c.id, _SEATS.c.kind == "human"
+        )
+        query = select(func.count()).where(
+            _GAMES.c.host_account == account_id,
+            _GAMES.c.status.in_((OPEN, LIVE)),
+            ~human.exists(),
+        )
+        with self.engine.connect() as connection:
+            return int(connection.execute(query).scalar_one())
 
     def unfinished_game_ids(self) -> list[str]:
         """Ids of every game not finished yet: the ones to resume after a restart."""
