@@ -275,13 +275,28 @@ def four_player_tables(agents: list[str]) -> list[tuple[str, list[str]]]:
     return tables
 
 
-def schedule(matches: list[tuple[str, list[str], int]], seed: int) -> list[arena.Task]:
+def untimed(spec: str) -> str:
+    """A search level's spec without its time limit (``level:5`` becomes
+    ``mcts:iterations=800``): the same search when the limit is not reached, so that a machine
+    too busy to finish a search in time does not weaken it. Other specs are kept."""
+    kind, _, rest = spec.partition(":")
+    if kind == "level" and rest.isdigit() and int(rest) in LEVELS:
+        level = LEVELS[int(rest)]
+        if level.agent == "mcts" and level.iterations is not None:
+            return f"mcts:iterations={level.iterations}"
+    return spec
+
+
+def schedule(
+    matches: list[tuple[str, list[str], int]], seed: int, without_limits: bool = False
+) -> list[arena.Task]:
     """Every game of every match, interleaved so that each match is played at the same pace
     (its decks spread over the run): a run cut short still covers every match. All matches
-    share the decks of one seed."""
+    share the decks of one seed. With ``without_limits``, search levels play ``untimed``."""
     ordered = []
     for position, (name, agents, games) in enumerate(matches):
-        tasks = arena.make_tasks(agents, games, seed)
+        seated = [untimed(a) for a in agents] if without_limits else agents
+        tasks = arena.make_tasks(seated, games, seed)
         decks = tasks[-1]["deck"] + 1
         for task in tasks:
             task["match"] = name
@@ -479,11 +494,14 @@ def run_table(args: argparse.Namespace) -> int:
     pairs = two_player_pairs(agents, args.games, args.min_games) if 2 in args.players else []
     tables = four_player_tables(agents) if 4 in args.players else []
     matches = pairs + [(name, seats, args.games_4p) for name, seats in tables]
-    tasks = schedule(matches, args.seed)
+    tasks = schedule(matches, args.seed, args.untimed)
     started = datetime.datetime.now(datetime.UTC)
     load_before = os.getloadavg()
     print(f"command: {' '.join(['bench/ai_strength.py', *(args.argv)])}")
-    print(f"started {started:%Y-%m-%d %H:%M} UTC; seed {args.seed}; {args.workers} workers")
+    print(
+        f"started {started:%Y-%m-%d %H:%M} UTC; seed {args.seed}; {args.workers} workers"
+        + ("; search levels untimed" if args.untimed else "")
+    )
     print("levels: " + "; ".join(level.describe() for level in LEVELS.values()))
     print(
         "games: "
@@ -495,7 +513,10 @@ def run_table(args: argparse.Namespace) -> int:
     clock = time.perf_counter()
     played, loads = play_schedule(tasks, args.workers, args.records, args.resume, args.minutes)
     wall = time.perf_counter() - clock
-    results = whole_decks(played, tasks)
+    names = {untimed(a): a for a in agents} if args.untimed else {}
+    results = [
+        {**r, "agents": [names.get(a, a) for a in r["agents"]]} for r in whole_decks(played, tasks)
+    ]
     cpu = sum(
         getattr(resource.getrusage(who), field)
         for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
@@ -622,6 +643,12 @@ def main(argv: list[str] | None = None) -> int:
         type=float,
         help="table: start no game after this many minutes and report the whole decks played "
         "(go on later with --records FILE --resume)",
+    )
+    parser.add_argument(
+        "--untimed",
+        action="store_true",
+        help="table: search levels without their time limits (mcts:iterations=N, the same "
+        "search), so that a busy machine does not cut them short; the tables keep their names",
     )
     parser.add_argument("--seed", type=int, default=2024, help="arena seed")
     parser.add_argument("--workers", type=positive, default=os.cpu_count() or 1)
