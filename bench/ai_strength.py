@@ -22,12 +22,13 @@ max) and the wall time.
 
 The search levels are bounded by iterations, so the games do not depend on the machine's
 speed; their time limits are far above what the iterations take on an idle machine, but on a
-heavily shared one a limit can cut a search short (the max seconds show it). Seconds are wall
-time, so on a shared machine they are noisy.
+heavily shared one a limit can cut a search short (the max seconds show it; ``--untimed``
+plays the table's search levels by their iterations alone). Seconds are wall time, so on a
+shared machine they are noisy.
 Run ``python bench/ai_strength.py`` (the table; ``--agents random,greedy,level:3 --games 8``
-for a quick look), ``--chain`` (200 games a match, 100 for the four-player one, both cores),
-``--out FILE`` to keep the numbers as JSON Lines, ``--records FILE --resume`` to go on with an
-interrupted run.
+for a quick look, ``--minutes M`` to stop after M minutes with the whole decks played),
+``--chain`` (200 games a match, 100 for the four-player one, both cores), ``--out FILE`` to
+keep the numbers as JSON Lines, ``--records FILE --resume`` to go on with an interrupted run.
 """
 
 from __future__ import annotations
