@@ -1,0 +1,194 @@
+"""Train the learned evaluation's network (``taluva.ai.learned``) on self-play positions.
+
+Every position of ``taluva.research.selfplay positions`` gives one sample per ordered pair of
+players still in who did not share a place: both players' inputs, and whether the first
+finished ahead. A multi-layer perceptron (scikit-learn's ``MLPClassifier``, ReLU, fixed seed)
+learns those chances; its weights and the inputs' standardisation go to a small ``.npz`` that
+``taluva.ai.learned.load_network`` reads with NumPy alone. Every tenth game is held out: the
+log-loss and accuracy of the network and of the heuristic's logistic duel
+(``Evaluator.results_of``) on its pairs are printed, overall and by number of players.
+
+  python -m taluva.research.value_fit positions.npz --out src/taluva/ai/learned_value.npz
+
+Needs the ``[train]`` extra (scikit-learn).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from taluva.ai.evaluation import DEFAULT_WEIGHTS
+from taluva.ai.learned import INPUT_NAMES, MODEL_FORMAT, load_network
+from taluva.research.selfplay import POSITIONS_FORMAT
+
+HELD_OUT: Final = 10
+"""Every this-many-th game is held out from training."""
+
+Floats = npt.NDArray[np.float64]
+
+
+def read_positions(path: Path) -> dict[str, npt.NDArray[Any]]:
+    """The arrays of a positions file, checked to be one with this version's inputs."""
+    with np.load(path, allow_pickle=False) as data:
+        arrays = {name: data[name] for name in data.files}
+    if "format" not in arrays or str(arrays["format"]) != POSITIONS_FORMAT:
+        raise ValueError(f"{path}: not a positions file ({POSITIONS_FORMAT})")
+    if tuple(str(n) for n in arrays["names"]) != INPUT_NAMES:
+        raise ValueError(f"{path}: written with other inputs; run selfplay positions again")
+    return arrays
+
+
+def pairs(arrays: dict[str, npt.NDArray[Any]]) -> tuple[Floats, Floats, npt.NDArray[np.int32]]:
+    """Pair samples of every position: (inputs of the first then the second player, 1 if the
+    first finished ahead, the game of the position)."""
+    inputs = arrays["inputs"].astype(np.float64)
+    rank = arrays["rank"]
+    position = arrays["position"]
+    eliminated = arrays["eliminated"]
+    game = arrays["game"]
+    starts = np.flatnonzero(np.r_[True, position[1:] != position[:-1]])
+    ends = np.r_[starts[1:], len(position)]
+    left: list[int] = []
+    right: list[int] = []
+    for start, end in zip(starts, ends, strict=True):
+        for p in range(start, end):
+            if eliminated[p]:
+                continue
+            for o in range(start, end):
+                if o != p and not eliminated[o] and rank[p] != rank[o]:
+                    left.append(p)
+                    right.append(o)
+    first = np.array(left, np.int64)
+    second = np.array(right, np.int64)
+    x = np.hstack([inputs[first], inputs[second]])
+    y = (rank[first] < rank[second]).astype(np.float64)
+    return x, y, game[first].astype(np.int32)
+
+
+def heuristic_chances(x: Floats) -> Floats:
+    """The heuristic's chance that the first player of each pair finishes ahead: its logistic
+    duel on the two potentials, steeper as the tiles run out."""
+    width = len(INPUT_NAMES)
+    potential = INPUT_NAMES.index("potential")
+    tiles = x[:, INPUT_NAMES.index("tiles_left")] * 24.0
+    slope = DEFAULT_WEIGHTS.scale + DEFAULT_WEIGHTS.late_scale / np.maximum(1.0, np.round(tiles))
+    lead = 3.0 * (x[:, potential] - x[:, width + potential])
+    chances: Floats = 1.0 / (1.0 + np.exp(-np.clip(slope * lead, -40.0, 40.0)))
+    return chances
+
+
+def swapped(x: Floats) -> Floats:
+    """The same pairs with the two players' inputs exchanged."""
+    width = len(INPUT_NAMES)
+    return np.hstack([x[:, width:], x[:, :width]])
+
+
+def scores(chances: Floats, y: Floats) -> tuple[float, float]:
+    """Mean log-loss and accuracy of chances against outcomes."""
+    clipped = np.clip(chances, 1e-6, 1 - 1e-6)
+    loss = -np.mean(y * np.log(clipped) + (1 - y) * np.log(1 - clipped))
+    accuracy = np.mean((clipped > 0.5) == (y > 0.5))
+    return float(loss), float(accuracy)
+
+
+def train(positions: Path, out: Path, hidden: tuple[int, ...], seed: int, epochs: int) -> list[str]:
+    """Fit the network, write it to ``out`` and return the report's lines."""
+    from sklearn.neural_network import MLPClassifier
+
+    started = time.perf_counter()
+    arrays = read_positions(positions)
+    x, y, game = pairs(arrays)
+    test = game % HELD_OUT == 0
+    mean = x[~test].mean(axis=0)
+    scale = x[~test].std(axis=0)
+    scale[scale < 1e-6] = 1.0
+    model = MLPClassifier(
+        hidden_layer_sizes=hidden,
+        activation="relu",
+        alpha=1e-3,
+        batch_size=512,
+        learning_rate_init=1e-3,
+        max_iter=epochs,
+        early_stopping=True,
+        validation_fraction=0.1,
+        n_iter_no_change=5,
+        random_state=seed,
+    )
+    model.fit((x[~test] - mean) / scale, y[~test])
+    layers = len(model.coefs_)
+    np.savez_compressed(
+        out,
+        format=np.array(MODEL_FORMAT),
+        names=np.array(INPUT_NAMES),
+        layers=np.array(layers),
+        mean=mean.astype(np.float32),
+        scale=scale.astype(np.float32),
+        **{f"w{i}": w.astype(np.float32) for i, w in enumerate(model.coefs_)},
+        **{f"b{i}": b.astype(np.float32) for i, b in enumerate(model.intercepts_)},
+    )
+    network = load_network(out)
+    seconds = time.perf_counter() - started
+    lines = [
+        f"{int(arrays['game'].max()) + 1} games, {int(arrays['position'].max()) + 1} positions, "
+        f"{int((~test).sum())} training pairs, {int(test.sum())} held-out pairs",
+        f"network {len(INPUT_NAMES) * 2}-{'-'.join(map(str, hidden))}-1, "
+        f"{model.n_iter_} epochs, {seconds:.0f} s, {out.stat().st_size} bytes",
+        f"{'held out':<16} {'pairs':>7} {'learned loss':>12} {'acc':>6} "
+        f"{'heuristic loss':>14} {'acc':>6}",
+    ]
+    players = np.round(x[:, INPUT_NAMES.index("players")] * 4).astype(int)
+    for label, keep in [("all", test)] + [
+        (f"{n} players", test & (players == n)) for n in sorted(set(players[test].tolist()))
+    ]:
+        chances = _pair_chances(network, x[keep])
+        learned = scores(chances, y[keep])
+        heuristic = scores(heuristic_chances(x[keep]), y[keep])
+        lines.append(
+            f"{label:<16} {int(keep.sum()):>7} {learned[0]:>12.4f} {learned[1]:>6.1%} "
+            f"{heuristic[0]:>14.4f} {heuristic[1]:>6.1%}"
+        )
+    return lines
+
+
+def _pair_chances(network: Any, x: Floats) -> Floats:
+    """The shipped network's symmetric chance for each pair, as the search computes it."""
+    width = len(INPUT_NAMES)
+    out = np.empty(len(x))
+    for i, row in enumerate(x):
+        out[i] = network.ahead([list(row[:width]), list(row[width:])], [0, 1])[0, 1]
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line (see the module docstring)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m taluva.research.value_fit", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument("positions", type=Path, help="from taluva.research.selfplay positions")
+    parser.add_argument("--out", type=Path, required=True, help="the model file to write")
+    parser.add_argument("--hidden", default="32,16", help="hidden layer sizes (default 32,16)")
+    parser.add_argument("--seed", type=int, default=0, help="the network's seed (default 0)")
+    parser.add_argument("--epochs", type=int, default=80, help="at most (default 80)")
+    args = parser.parse_args(argv)
+    try:
+        hidden = tuple(int(n) for n in args.hidden.split(","))
+        if not hidden or min(hidden) < 1:
+            raise ValueError(f"--hidden {args.hidden}: give positive sizes, e.g. 32,16")
+        for line in train(args.positions, args.out, hidden, args.seed, args.epochs):
+            print(line)
+    except (OSError, ValueError) as problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
