@@ -36,7 +36,7 @@ examples:
 
 keys of the full-screen game: press ? in the game for the whole list
   arrows or mouse move, r/R rotate, Enter place or build, Tab next legal spot,
-  : type a move, u undo, h hint, s save, l load, z zoom, q quit
+  : type a move, u undo, h hint, w win chances, s save, l load, z zoom, q quit
 
 {EXIT_CODES_HELP}
   with --plain, 1 also means that the input ended before the game did"""
@@ -99,6 +99,12 @@ def register(subparsers: Any) -> None:
     )
     play.add_argument(
         "--hint-level", type=int, default=5, metavar="N", help="AI level of the hints, 1-5"
+    )
+    play.add_argument(
+        "--win-chance",
+        action="store_true",
+        help="show each player's chance to win after each move, as 'taluva review' reckons "
+        "it (full screen: w shows or hides it; --plain: a line after each move)",
     )
     play.set_defaults(func=_cmd_play)
 
@@ -175,8 +181,11 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if args.plain:
         from taluva.terminal.plain import run_plain
 
-        return run_plain(session, sys.stdin, sys.stdout, scale=1 if args.compact else 2)
-    app = _app_module().TaluvaApp(session, ai_delay=args.ai_delay, hint_level=args.hint_level)
+        scale = 1 if args.compact else 2
+        return run_plain(session, sys.stdin, sys.stdout, scale=scale, win_chance=args.win_chance)
+    app = _app_module().TaluvaApp(
+        session, ai_delay=args.ai_delay, hint_level=args.hint_level, win_chance=args.win_chance
+    )
     app.run()
     return 0
 

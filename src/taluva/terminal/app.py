@@ -33,10 +33,19 @@ class TaluvaApp(App[None]):
 
     TITLE = "Taluva"
 
-    def __init__(self, session: Session, *, ai_delay: float = 0.8, hint_level: int = 5) -> None:
+    def __init__(
+        self,
+        session: Session,
+        *,
+        ai_delay: float = 0.8,
+        hint_level: int = 5,
+        win_chance: bool = False,
+    ) -> None:
         super().__init__()
         self.session = session
-        self.game_screen = GameScreen(session, ai_delay=ai_delay, hint_level=hint_level)
+        self.game_screen = GameScreen(
+            session, ai_delay=ai_delay, hint_level=hint_level, win_chance=win_chance
+        )
 
     def get_default_screen(self) -> GameScreen:
         return self.game_screen

@@ -26,6 +26,7 @@ from taluva.terminal.move_line import MoveLine
 from taluva.terminal.pointer import Pointer
 from taluva.terminal.screens import EndScreen, HelpScreen, PathScreen
 from taluva.terminal.session import SeatError, Session
+from taluva.terminal.win_chance import WinChanceBar
 
 
 class GameScreen(Screen[None]):
@@ -46,6 +47,7 @@ class GameScreen(Screen[None]):
         Binding("d", "draw_choice", "Draw/double", show=False),
         Binding("u", "undo", "Undo"),
         Binding("h", "hint", "Hint"),
+        Binding("w", "win_chance", "Win chances", show=False),
         Binding("s", "save", "Save"),
         Binding("l", "load", "Load"),
         Binding("z", "zoom", "Zoom", show=False),
@@ -55,12 +57,15 @@ class GameScreen(Screen[None]):
     ]
     AUTO_FOCUS = "#board"
 
-    def __init__(self, session: Session, *, ai_delay: float, hint_level: int) -> None:
+    def __init__(
+        self, session: Session, *, ai_delay: float, hint_level: int, win_chance: bool = False
+    ) -> None:
         super().__init__()
         self.session = session
         self.pointer = Pointer(session)
         self.ai = AiTurns(self, session, delay=ai_delay, hint_level=hint_level)
-        self.view = GameView(self.pointer, self.ai, id="main")
+        self.chances = WinChanceBar(self, on=win_chance)
+        self.view = GameView(self.pointer, self.ai, self.chances, id="main")
         self.quit_armed = False
         self.end_shown_at: int | None = None
         self.choice_open = False
@@ -96,6 +101,7 @@ class GameScreen(Screen[None]):
         game = self.game
         if game.phase != "tile" or game.tile is not None:
             self.pointer.double = None
+        self.chances.follow()
         self.refresh_view()
         if game.is_over:
             self.settled.set()
@@ -133,6 +139,7 @@ class GameScreen(Screen[None]):
         """After undo, load or a new game: drop the AI's work on the old position and start
         from the new one."""
         self.ai.forget()
+        self.chances.forget()
         self.pointer.hinted = None
         self.end_shown_at = None
         self.say(text)
@@ -245,6 +252,11 @@ class GameScreen(Screen[None]):
 
     def action_hint(self) -> None:
         self.ai.hint()
+
+    def action_win_chance(self) -> None:
+        self.chances.toggle()
+        self.say("Win chances shown (w hides them)." if self.chances.on else "Win chances hidden.")
+        self.refresh_view()
 
     # ------------------------------------------------------------------ keys: the game
 

@@ -14,17 +14,22 @@ from taluva.terminal.board import MapPane
 from taluva.terminal.mapview import draw_map
 from taluva.terminal.panel import SidePanel
 from taluva.terminal.pointer import Pointer
+from taluva.terminal.win_chance import WinChanceBar
 
 
 class GameView(Horizontal):
-    """The map and the side panel of ``pointer``'s game (with whether ``ai`` is paused)."""
+    """The map and the side panel of ``pointer``'s game (with whether ``ai`` is paused and,
+    if given, the win-chance bar)."""
 
     DEFAULT_CSS = "GameView { height: 1fr; }"
 
-    def __init__(self, pointer: Pointer, ai: AiTurns, **kwargs: Any) -> None:
+    def __init__(
+        self, pointer: Pointer, ai: AiTurns, chances: WinChanceBar | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self.pointer = pointer
         self.ai = ai
+        self.chances = chances
         self.scale = 1
         self.message = ""
         self.message_style = ""
@@ -66,4 +71,5 @@ class GameView(Horizontal):
             ai_paused=self.ai.paused,
             message=self.message,
             message_style=self.message_style,
+            chances=self.chances.text() if self.chances is not None else None,
         )

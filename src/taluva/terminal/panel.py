@@ -152,6 +152,7 @@ class SidePanel(Vertical):
     SidePanel { width: 38%; max-width: 46; min-width: 28; height: 1fr; padding: 0 1;
         background: $panel; }
     #players { height: auto; margin-bottom: 1; }
+    #chances { height: auto; margin-bottom: 1; }
     #tile { height: auto; }
     #status { height: auto; margin-bottom: 1; }
     #log-pane { height: 1fr; border-top: solid $accent; }
@@ -163,14 +164,27 @@ class SidePanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(id="players")
+        yield Static(id="chances")
         yield Static(id="tile")
         yield Static(id="status")
         with VerticalScroll(id="log-pane"):
             yield Static(id="log")
 
-    def show(self, pointer: Pointer, *, ai_paused: bool, message: str, message_style: str) -> None:
-        """Bring every part up to date (only those whose text changed are re-rendered)."""
+    def show(
+        self,
+        pointer: Pointer,
+        *,
+        ai_paused: bool,
+        message: str,
+        message_style: str,
+        chances: Text | None = None,
+    ) -> None:
+        """Bring every part up to date (only those whose text changed are re-rendered);
+        ``chances`` is the win-chance bar (None: hidden)."""
         self.show_text("#players", players_text(pointer.session))
+        self.query_one("#chances", Static).display = chances is not None
+        if chances is not None:
+            self.show_text("#chances", chances)
         self.show_text("#tile", tile_text(pointer))
         status = status_text(
             pointer, ai_paused=ai_paused, message=message, message_style=message_style

@@ -11,9 +11,16 @@ import textwrap
 from collections.abc import Callable
 from typing import TextIO
 
+from taluva.ai.review import position_chances
 from taluva.engine.errors import IllegalMove, InvalidRecord
 from taluva.terminal.mapview import draw_map
-from taluva.terminal.session import SeatError, Session, ai_hint, describe_position
+from taluva.terminal.session import (
+    SeatError,
+    Session,
+    ai_hint,
+    chances_line,
+    describe_position,
+)
 
 LEGEND = (
     "Each hex shows its terrain letter on top (V volcano, J jungle, C clearing, S sand, "
@@ -29,6 +36,7 @@ Type a move in notation, or a command:
   moves               list every legal move now
   board               draw the board again;  list  read every hex in words
   hint                ask the AI for a move;  undo  take back your last decision
+  chances             turn on or off a line of each player's win chance after each move
   save PATH           save the game record;  load PATH  continue a saved game
   help                this text;  quit  stop playing"""
 
@@ -44,12 +52,14 @@ class PlainGame:
         *,
         scale: int = 2,
         hint_level: int = 5,
+        win_chance: bool = False,
     ) -> None:
         self.session = session
         self.read_line = read_line
         self.out = out
         self.scale = scale
         self.hint_level = hint_level
+        self.win_chance = win_chance
         self.shown_ply = -1
 
     def say(self, text: str = "") -> None:
@@ -102,7 +112,14 @@ class PlainGame:
             self.say(f"The AI of {session.player_label(player)} failed: {error}")
             return False
         self.say(f"{session.game.ply}. {session.game.players[player]}: {move}")
+        self.say_chances()
         return True
+
+    def say_chances(self) -> None:
+        """The win-chance line, when it is asked for and the game goes on."""
+        game = self.session.game
+        if self.win_chance and not game.is_over:
+            self.say(chances_line(game.players, position_chances(game)) + ".")
 
     def show_board(self) -> None:
         session = self.session
@@ -160,6 +177,10 @@ class PlainGame:
                 self.say(f"No hint: {error}.")
             else:
                 self.say(f"Hint: {move} (the AI rates the position {value:.2f} for you).")
+        elif command == "chances":
+            self.win_chance = not self.win_chance
+            self.say("Win chances after each move: " + ("on." if self.win_chance else "off."))
+            self.say_chances()
         elif command in ("save", "load"):
             self.file_command(command, rest.strip())
         else:
@@ -190,8 +211,11 @@ class PlainGame:
             self.say(f"Not played: {error}. Type 'moves' for the legal moves, 'help' for more.")
             return
         self.say(f"{session.game.ply}. {session.game.players[player]}: {move}")
+        self.say_chances()
 
 
-def run_plain(session: Session, stdin: TextIO, stdout: TextIO, *, scale: int = 2) -> int:
+def run_plain(
+    session: Session, stdin: TextIO, stdout: TextIO, *, scale: int = 2, win_chance: bool = False
+) -> int:
     """Play a session in line mode on the given streams; return the exit code."""
-    return PlainGame(session, stdin.readline, stdout, scale=scale).run()
+    return PlainGame(session, stdin.readline, stdout, scale=scale, win_chance=win_chance).run()

@@ -25,6 +25,7 @@ KEYS: Final = (
     ("d", "Double-Hex: choose again between drawing and a double-hex tile"),
     ("u", "undo (against the AI: back to your previous decision)"),
     ("h", "hint: the AI's suggestion for you"),
+    ("w", "win chances: show or hide each player's chance to win, as the AI reckons it"),
     ("s / l", "save the game record / load one"),
     ("z", "zoom: large hexes with coordinates, or compact"),
     ("p", "pause or resume the AI (when only AIs play)"),

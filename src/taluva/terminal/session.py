@@ -7,6 +7,7 @@ on what ``undo`` takes back and how seats and records fit together.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -289,3 +290,26 @@ def describe_position(game: Game, labels: Sequence[str] | None = None) -> list[s
     for hex_, owner in sorted(ships_of(game).items()):
         lines.append(f"{format_hex(hex_)} lagoon, ship of {names[owner]}")
     return lines
+
+
+def percentages(chances: Sequence[float]) -> list[int]:
+    """Whole percentages of chances in [0, 1]; chances that add up to one give percentages
+    that add up to 100 (largest remainders first), so two players never read 63% and 38%.
+
+    >>> percentages([0.625, 0.375]), percentages([0.5, 0.25, 0.75])
+    ([63, 37], [50, 25, 75])
+    """
+    raw = [min(1.0, max(0.0, c)) * 100 for c in chances]
+    if abs(sum(raw) - 100) > 1:
+        return [math.floor(value + 0.5) for value in raw]
+    out = [math.floor(value) for value in raw]
+    order = sorted(range(len(raw)), key=lambda seat: out[seat] - raw[seat])
+    for seat in order[: 100 - sum(out)]:
+        out[seat] += 1
+    return out
+
+
+def chances_line(players: Sequence[str], chances: Sequence[float]) -> str:
+    """``Win chances: Ana 52%, Ben 48%``: the win-chance bar in words (``--plain``)."""
+    shares = percentages(chances)
+    return "Win chances: " + ", ".join(f"{n} {s}%" for n, s in zip(players, shares, strict=True))
