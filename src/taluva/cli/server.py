@@ -14,6 +14,7 @@ from taluva.cli.common import check_redis_url, reach_redis
 from taluva.cli.errors import InputError, UsageError, needs_extra
 from taluva.server.config import (
     DEFAULT_AI_ONLY_QUOTA,
+    DEFAULT_REVIEW_ITERATIONS,
     Limits,
     Settings,
     default_ai_workers,
@@ -97,6 +98,14 @@ def register(subparsers: Any) -> None:
         help="AI level of the hint button, 1-5 (default 3)",
     )
     parser.add_argument(
+        "--review-iterations",
+        type=int,
+        default=DEFAULT_REVIEW_ITERATIONS,
+        metavar="N",
+        help="search iterations per position of a game review asked for in the browser "
+        f"(default {DEFAULT_REVIEW_ITERATIONS}: about a minute of one core for 50 moves)",
+    )
+    parser.add_argument(
         "--ws-rate",
         type=float,
         default=DEFAULT_LIMITS.ws_rate,
@@ -176,6 +185,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError("--ai-workers must be 0 or more")
     if args.ai_only_quota < 0:
         raise UsageError("--ai-only-quota must be 0 or more")
+    if args.review_iterations < 1:
+        raise UsageError("--review-iterations must be 1 or more")
     if args.ws_rate <= 0 or args.http_rate <= 0 or args.games_per_minute <= 0:
         raise UsageError("rates must be positive")
     if args.abandon_after <= 0:
@@ -225,6 +236,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         ai_only_games=args.ai_only_games,
         ai_only_quota=args.ai_only_quota,
         hint_level=args.hint_level,
+        review_iterations=args.review_iterations,
         abandon_after=args.abandon_after * 86400,
         limits=limits,
         forwarded_allow_ips=proxies,

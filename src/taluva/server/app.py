@@ -37,9 +37,11 @@ from taluva.server.messages import (
     JoinRequest,
     MoveRequest,
     ResignRequest,
+    ReviewRequest,
     describe,
 )
 from taluva.server.rematch import Rematches
+from taluva.server.reviews import Reviews
 from taluva.server.rooms import GameService, Room
 from taluva.server.store import STATUSES
 from taluva.server.view import summary_view
@@ -80,6 +82,7 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
     chat = Chat(service, limits)
     rematches = Rematches(service)
     service.seat_guards.append(rematches.keep_seat)
+    reviews = Reviews(service)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -87,6 +90,7 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
         try:
             yield
         finally:
+            await reviews.stop()
             await service.stop()
 
     app = FastAPI(
@@ -327,6 +331,30 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
         if offer is None:
             raise ApiError(404, "not-found", f"no rematch of game {room.id} was offered")
         return {"game": offer, "rematch_of": room.id}
+
+    @app.post(
+        "/api/games/{game_id}/review",
+        dependencies=limited,
+        summary="Ask for a finished game's review (computed in the background; anyone may)",
+        responses={202: {"description": "The review is queued or running"}},
+    )
+    async def ask_review(
+        room: RoomDep, response: Response, body: ReviewRequest | None = None
+    ) -> dict[str, Any]:
+        job = await reviews.ask(room)
+        response.status_code = 200 if job.status == "done" else 202
+        return job.view()
+
+    @app.get("/api/games/{game_id}/review", summary="A finished game's review, or its progress")
+    async def get_review(room: RoomDep) -> dict[str, Any]:
+        job = await reviews.find(room)
+        if job is None:
+            raise ApiError(
+                404,
+                "not-found",
+                f"nobody has asked for a review of game {room.id}: POST to ask for one",
+            )
+        return job.view()
 
     install_account_routes(app, service)
 

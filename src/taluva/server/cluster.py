@@ -27,7 +27,7 @@ RESULT_WAIT_MS = 1000
 HEAL_SECONDS = 1.0
 """How often a process compares its copies of the games with the database: a broadcast
 lost with a process that died right after storing a change is made good within this."""
-QUIET_TYPES = frozenset({"chat", "rematch"})
+QUIET_TYPES = frozenset({"chat", "rematch", "review"})
 """Broadcasts that change nothing a process keeps about the game: passed on as they are."""
 
 

@@ -17,6 +17,11 @@ DEFAULT_AI_ONLY_QUOTA = 2
 """Unfinished games with only AI seats one signed-in account may have at once, by default."""
 
 
+DEFAULT_REVIEW_ITERATIONS = 600
+"""Search iterations per position of a game review: about a minute of one core for a game of
+50 moves (measured in docs/ai.md, "Game review")."""
+
+
 def default_ai_workers() -> int:
     """One AI worker per core this process may use: AI-only games take all but one of them
     (``taluva.server.scheduling``), so people's games always find one free."""
@@ -66,6 +71,8 @@ class Settings:
     ai_only_quota: int = DEFAULT_AI_ONLY_QUOTA
     """Unfinished games with only AI seats one signed-in account may have at once."""
     hint_level: int = 3
+    review_iterations: int = DEFAULT_REVIEW_ITERATIONS
+    """Search iterations per position of a game review (``taluva.server.reviews``)."""
     limits: Limits = field(default_factory=Limits)
     finished_cache: int = 64
     """Finished games kept in memory after their last viewer leaves."""

@@ -215,6 +215,10 @@ class ResignRequest(Strict):
     seat: int | None = None
 
 
+class ReviewRequest(Strict):
+    """Asking for a finished game's review: nothing to say (the body may be left out)."""
+
+
 class Cancel(Strict):
     """The host calls off the game before it starts, proving it with the host token."""
 

@@ -192,3 +192,17 @@ class SeatStatsRow(Base):
     huts_lost: Mapped[int | None] = mapped_column(Integer, nullable=True)
     highest_level: Mapped[int | None] = mapped_column(Integer, nullable=True)
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ReviewRow(Base):
+    """The review of a finished game (``taluva review --json``'s document): one per game,
+    computed once with ``iterations`` search iterations per position."""
+
+    __tablename__ = "reviews"
+
+    game_id: Mapped[str] = mapped_column(
+        String(16), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    iterations: Mapped[int] = mapped_column(Integer)
+    review: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

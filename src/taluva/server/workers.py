@@ -25,11 +25,13 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from taluva.ai import hint, make_agent
+from taluva.ai.review import review
 from taluva.engine.game import Game
 from taluva.server.scheduling import Audience, FairScheduler
 
@@ -109,6 +111,14 @@ def hint_move(record: dict[str, Any], level: int) -> tuple[str, float]:
     return str(move), float(value)
 
 
+def review_plies(record: dict[str, Any], iterations: int, first: int, last: int) -> dict[str, Any]:
+    """Run in a worker: the review (``taluva.ai.review``) of plies ``first`` to ``last`` of
+    a finished game's record, searching position ``last`` too, as its JSON document."""
+    game = Game.from_record(record)
+    found: dict[str, Any] = review(game, iterations, first=first, last=last).to_json()
+    return found
+
+
 class AiRunner:
     """Runs agents in ``workers`` processes (threads when 0) without blocking the server,
     each game's jobs in turn (``FairScheduler``).
@@ -173,6 +183,27 @@ class AiRunner:
         result: tuple[str, float] = await self.scheduler.run(
             game, audience, lambda: self._run(audience, hint_move, record, level)
         )
+        return result
+
+    async def review(
+        self,
+        record: dict[str, Any],
+        iterations: int,
+        first: int,
+        last: int,
+        *,
+        game: str,
+        started: Callable[[], None] | None = None,
+    ) -> dict[str, Any]:
+        """The review of plies ``first`` to ``last`` of a finished game (``review_plies``),
+        computed at the AI-only priority; ``started`` is called when a worker takes it."""
+
+        def work() -> Awaitable[Any]:
+            if started is not None:
+                started()
+            return self._run(Audience.AI_ONLY, review_plies, record, iterations, first, last)
+
+        result: dict[str, Any] = await self.scheduler.run(game, Audience.AI_ONLY, work)
         return result
 
     def close(self) -> None:
