@@ -72,39 +72,69 @@ def position_inputs(
 ) -> list[list[float]]:
     """Every player's inputs to the network (see ``INPUT_NAMES``), in a position whose players
     have these features, in this situation, in the build phase or not."""
-    potentials = DEFAULT_EVALUATOR.combine(features, where)
     players = len(features)
     tiles = where.tiles_left
     shared = [float(building), tiles / 24.0, 1.0 / max(1, tiles), players / 4.0]
+    out = where.eliminated
+    known = _PLAYER_INPUTS
+    if len(known) > 200_000:
+        known.clear()
     rows = []
     for p, f in enumerate(features):
-        done = (f.huts == 0) + (f.temples == 0) + (f.towers == 0) + (f.ships == 0)
-        rows.append(
-            [
-                f.huts / HUT_COUNT,
-                f.temples / TEMPLE_COUNT,
-                f.towers / TOWER_COUNT,
-                (SHIP_COUNT - f.ships) / SHIP_COUNT if f.ships >= 0 else 0.0,
-                min(f.temple_spots, 3) / 3.0,
-                min(f.tower_spots, 3) / 3.0,
-                float(f.temple_in_two),
-                min(f.best_expansion, 12) / 12.0,
-                float(f.finishing_huts),
-                done / 2.0,
-                where.turns[p] / 12.0,
-                float(p == where.mover),
-                max(-3.0, potentials[p]) / 3.0,
-                *shared,
-            ]
-        )
+        key = (f, where.turns[p], p == where.mover, p in out)
+        own = known.get(key)
+        if own is None:
+            own = known[key] = _player_inputs(*key)
+        rows.append(own + shared)
     return rows
 
 
-class ValueNetwork:
-    """The network of a model file: for a pair of players' inputs, the logit that the first
-    finishes ahead of the second (ReLU hidden layers; inputs standardised inside)."""
+_PLAYER_INPUTS: dict[tuple[Features, int, bool, bool], list[float]] = {}
+"""One player's own inputs, by what they depend on (the search meets the same ones often)."""
 
-    __slots__ = ("first", "first_bias", "hidden", "last", "last_bias", "width")
+
+def _player_inputs(f: Features, turns: int, moving: bool, out: bool) -> list[float]:
+    potential = -10.0 if out else DEFAULT_EVALUATOR.potential(f, turns, moving)
+    done = (f.huts == 0) + (f.temples == 0) + (f.towers == 0) + (f.ships == 0)
+    return [
+        f.huts / HUT_COUNT,
+        f.temples / TEMPLE_COUNT,
+        f.towers / TOWER_COUNT,
+        (SHIP_COUNT - f.ships) / SHIP_COUNT if f.ships >= 0 else 0.0,
+        min(f.temple_spots, 3) / 3.0,
+        min(f.tower_spots, 3) / 3.0,
+        float(f.temple_in_two),
+        min(f.best_expansion, 12) / 12.0,
+        float(f.finishing_huts),
+        done / 2.0,
+        turns / 12.0,
+        float(moving),
+        max(-3.0, potential) / 3.0,
+    ]
+
+
+PAIR_INPUTS: Final = 2 * len(INPUT_NAMES) + 1
+"""What the network reads for a pair of players: the first's inputs, the second's, and the
+heuristic's logit that the first finishes ahead (``duel_logits``), a start it refines."""
+
+
+def duel_logits(potentials: npt.NDArray[np.float64], tiles_left: float) -> Any:
+    """The heuristic's logistic duel (``Evaluator.results_of``) as logits: its slope times
+    the difference of the players' potentials, for every pair (or pairs given side by side)."""
+    weights = DEFAULT_EVALUATOR.weights
+    slope = weights.scale + weights.late_scale / np.maximum(1.0, np.round(tiles_left))
+    return slope * potentials
+
+
+_POTENTIAL: Final = INPUT_NAMES.index("potential")
+_TILES: Final = INPUT_NAMES.index("tiles_left")
+
+
+class ValueNetwork:
+    """The network of a model file: for a pair of players, the logit that the first finishes
+    ahead of the second (``PAIR_INPUTS``; ReLU hidden layers; inputs standardised inside)."""
+
+    __slots__ = ("duel", "first", "first_bias", "hidden", "last", "last_bias", "width")
 
     def __init__(self, arrays: dict[str, npt.NDArray[Any]], source: str) -> None:
         if "format" not in arrays or str(arrays["format"]) != MODEL_FORMAT:
@@ -118,32 +148,49 @@ class ValueNetwork:
         mean = arrays["mean"].astype(np.float64)
         scale = arrays["scale"].astype(np.float64)
         width = len(INPUT_NAMES)
-        if weights[0].shape[0] != 2 * width or mean.shape != (2 * width,):
+        if weights[0].shape[0] != PAIR_INPUTS or mean.shape != (PAIR_INPUTS,):
             raise ModelError(f"{source}: the first layer takes {weights[0].shape[0]} inputs")
-        # standardising is folded into the first layer, split into the two players' halves
+        # standardising is folded into the first layer, whose two players' halves are put
+        # side by side: one product gives every player's share as first and as second
         first = weights[0] / scale[:, None]
-        self.first = (first[:width], first[width:])
+        self.first = np.hstack([first[:width], first[width : 2 * width]])
+        self.duel = first[2 * width]
         self.first_bias = biases[0] - (mean / scale) @ weights[0]
         self.hidden = list(zip(weights[1:-1], biases[1:-1], strict=True))
         self.last = weights[-1][:, 0]
         self.last_bias = float(biases[-1][0])
         self.width = width
 
-    def ahead(self, rows: list[list[float]], active: list[int]) -> npt.NDArray[np.float64]:
-        """The chance that each active player finishes ahead of each other (a square matrix
-        over ``active``; the diagonal is meaningless), made symmetric: p over o and o under p
-        are averaged, so the two always add up to one."""
-        x = np.array([rows[p] for p in active])
-        left = x @ self.first[0]
-        right = x @ self.first[1]
-        h = left[:, None, :] + right[None, :, :] + self.first_bias
+    def _tanh_halves(self, rows: list[list[float]]) -> npt.NDArray[np.float64]:
+        """tanh of half the logit of every ordered pair of rows (row p over row o at p, o)."""
+        x = np.array(rows)
+        both = x @ self.first
+        size = len(self.first_bias)
+        potentials = x[:, _POTENTIAL] * 3.0
+        duel = duel_logits(potentials[:, None] - potentials[None, :], x[0, _TILES] * 24.0)
+        h = both[:, None, :size] + both[None, :, size:] + duel[:, :, None] * self.duel
+        h += self.first_bias
         np.maximum(h, 0.0, out=h)
         for weight, bias in self.hidden:
             h = h @ weight + bias
             np.maximum(h, 0.0, out=h)
-        logits = h @ self.last + self.last_bias
-        chance: npt.NDArray[np.float64] = 1.0 / (1.0 + np.exp(-np.clip(logits, -40.0, 40.0)))
-        return 0.5 * (chance + 1.0 - chance.T)
+        halves: npt.NDArray[np.float64] = np.tanh((h @ self.last + self.last_bias) * 0.5)
+        return halves
+
+    def ahead(self, rows: list[list[float]]) -> npt.NDArray[np.float64]:
+        """The chance that each player (row) finishes ahead of each other, a square matrix
+        (the diagonal one half), made symmetric: the network's p over o and o under p are
+        averaged, so the two always add up to one."""
+        t = self._tanh_halves(rows)
+        chances: npt.NDArray[np.float64] = 0.5 + 0.25 * (t - t.T)
+        return chances
+
+    def ahead_counts(self, rows: list[list[float]]) -> list[float]:
+        """How many of the others each player is expected to finish ahead of: the row sums
+        of ``ahead`` without the diagonal."""
+        t = self._tanh_halves(rows)
+        counts = 0.5 * (len(rows) - 1) + 0.25 * (t.sum(axis=1) - t.sum(axis=0))
+        return [float(c) for c in counts]
 
 
 def load_network(path: str | Path | None = None) -> ValueNetwork:
@@ -213,10 +260,9 @@ class LearnedEvaluator(Evaluator):
         totals = [0.0] * players
         if len(active) > 1:
             rows = position_inputs(features, where, building)
-            ahead = self.network.ahead(rows, active)
-            sums = ahead.sum(axis=1) - ahead.diagonal()
-            for i, p in enumerate(active):
-                totals[p] = float(sums[i])
+            counts = self.network.ahead_counts([rows[p] for p in active])
+            for p, count in zip(active, counts, strict=True):
+                totals[p] = count
         for p in range(players):
             if p in out:
                 # below every player still in, above those out before them

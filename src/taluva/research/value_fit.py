@@ -3,10 +3,11 @@
 Every position of ``taluva.research.selfplay positions`` gives one sample per ordered pair of
 players still in who did not share a place: both players' inputs, and whether the first
 finished ahead. A multi-layer perceptron (scikit-learn's ``MLPClassifier``, ReLU, fixed seed)
-learns those chances; its weights and the inputs' standardisation go to a small ``.npz`` that
-``taluva.ai.learned.load_network`` reads with NumPy alone. Every tenth game is held out: the
-log-loss and accuracy of the network and of the heuristic's logistic duel
-(``Evaluator.results_of``) on its pairs are printed, overall and by number of players.
+learns those chances from both players' inputs and the heuristic's own logit; its weights and
+the inputs' standardisation go to a small ``.npz`` that ``taluva.ai.learned.load_network``
+reads with NumPy alone. Games numbered 5, 15, 25... decide when to stop; games 0, 10, 20...
+are held out: the log-loss and accuracy of the network and of the heuristic's logistic duel
+(``Evaluator.results_of``) on their pairs are printed, overall and by number of players.
 
   python -m taluva.research.value_fit positions.npz --out src/taluva/ai/learned_value.npz
 
@@ -25,12 +26,21 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from taluva.ai.evaluation import DEFAULT_WEIGHTS
-from taluva.ai.learned import INPUT_NAMES, MODEL_FORMAT, load_network
+from taluva.ai.learned import (
+    INPUT_NAMES,
+    MODEL_FORMAT,
+    PAIR_INPUTS,
+    duel_logits,
+    load_network,
+)
 from taluva.research.selfplay import POSITIONS_FORMAT
 
 HELD_OUT: Final = 10
-"""Every this-many-th game is held out from training."""
+"""Every this-many-th game is held out from training (game numbers 0, 10, 20...)."""
+VALIDATION: Final = 5
+"""Games numbered 5, 15, 25... decide when training stops."""
+PATIENCE: Final = 4
+"""Epochs without a better validation loss before training stops."""
 
 Floats = npt.NDArray[np.float64]
 
@@ -68,27 +78,19 @@ def pairs(arrays: dict[str, npt.NDArray[Any]]) -> tuple[Floats, Floats, npt.NDAr
                     right.append(o)
     first = np.array(left, np.int64)
     second = np.array(right, np.int64)
-    x = np.hstack([inputs[first], inputs[second]])
+    potential = INPUT_NAMES.index("potential")
+    lead = 3.0 * (inputs[first, potential] - inputs[second, potential])
+    duel = duel_logits(lead, inputs[first, INPUT_NAMES.index("tiles_left")] * 24.0)
+    x = np.hstack([inputs[first], inputs[second], duel[:, None]])
     y = (rank[first] < rank[second]).astype(np.float64)
     return x, y, game[first].astype(np.int32)
 
 
 def heuristic_chances(x: Floats) -> Floats:
     """The heuristic's chance that the first player of each pair finishes ahead: its logistic
-    duel on the two potentials, steeper as the tiles run out."""
-    width = len(INPUT_NAMES)
-    potential = INPUT_NAMES.index("potential")
-    tiles = x[:, INPUT_NAMES.index("tiles_left")] * 24.0
-    slope = DEFAULT_WEIGHTS.scale + DEFAULT_WEIGHTS.late_scale / np.maximum(1.0, np.round(tiles))
-    lead = 3.0 * (x[:, potential] - x[:, width + potential])
-    chances: Floats = 1.0 / (1.0 + np.exp(-np.clip(slope * lead, -40.0, 40.0)))
+    duel on the two potentials, steeper as the tiles run out (the pair's last input)."""
+    chances: Floats = 1.0 / (1.0 + np.exp(-np.clip(x[:, -1], -40.0, 40.0)))
     return chances
-
-
-def swapped(x: Floats) -> Floats:
-    """The same pairs with the two players' inputs exchanged."""
-    width = len(INPUT_NAMES)
-    return np.hstack([x[:, width:], x[:, :width]])
 
 
 def scores(chances: Floats, y: Floats) -> tuple[float, float]:
@@ -99,48 +101,61 @@ def scores(chances: Floats, y: Floats) -> tuple[float, float]:
     return float(loss), float(accuracy)
 
 
-def train(positions: Path, out: Path, hidden: tuple[int, ...], seed: int, epochs: int) -> list[str]:
-    """Fit the network, write it to ``out`` and return the report's lines."""
+def train(
+    positions: Path, out: Path, hidden: tuple[int, ...], seed: int, epochs: int, alpha: float
+) -> list[str]:
+    """Fit the network, write it to ``out`` and return the report's lines. Training stops
+    when the loss on the validation games has not improved for ``PATIENCE`` epochs; the
+    weights of its best epoch are kept."""
     from sklearn.neural_network import MLPClassifier
 
     started = time.perf_counter()
     arrays = read_positions(positions)
     x, y, game = pairs(arrays)
     test = game % HELD_OUT == 0
-    mean = x[~test].mean(axis=0)
-    scale = x[~test].std(axis=0)
+    valid = game % HELD_OUT == VALIDATION
+    fit = ~test & ~valid
+    mean = x[fit].mean(axis=0)
+    scale = x[fit].std(axis=0)
     scale[scale < 1e-6] = 1.0
     model = MLPClassifier(
         hidden_layer_sizes=hidden,
         activation="relu",
-        alpha=1e-3,
+        alpha=alpha,
         batch_size=512,
         learning_rate_init=1e-3,
-        max_iter=epochs,
-        early_stopping=True,
-        validation_fraction=0.1,
-        n_iter_no_change=5,
         random_state=seed,
     )
-    model.fit((x[~test] - mean) / scale, y[~test])
-    layers = len(model.coefs_)
-    np.savez_compressed(
-        out,
-        format=np.array(MODEL_FORMAT),
-        names=np.array(INPUT_NAMES),
-        layers=np.array(layers),
-        mean=mean.astype(np.float32),
-        scale=scale.astype(np.float32),
-        **{f"w{i}": w.astype(np.float32) for i, w in enumerate(model.coefs_)},
-        **{f"b{i}": b.astype(np.float32) for i, b in enumerate(model.intercepts_)},
-    )
+    best: tuple[float, int, list[Floats], list[Floats]] | None = None
+    for epoch in range(1, epochs + 1):
+        model.partial_fit((x[fit] - mean) / scale, y[fit], classes=np.array([0.0, 1.0]))
+        chances = model.predict_proba((x[valid] - mean) / scale)[:, 1]
+        loss = scores(chances, y[valid])[0]
+        if best is None or loss < best[0]:
+            best = (loss, epoch, [w.copy() for w in model.coefs_], [*model.intercepts_])
+        elif epoch - best[1] >= PATIENCE:
+            break
+    assert best is not None
+    _, best_epoch, coefs, intercepts = best
+    model_arrays: dict[str, Any] = {
+        "format": np.array(MODEL_FORMAT),
+        "names": np.array(INPUT_NAMES),
+        "layers": np.array(len(coefs)),
+        "mean": mean.astype(np.float32),
+        "scale": scale.astype(np.float32),
+    }
+    for i, (weight, bias) in enumerate(zip(coefs, intercepts, strict=True)):
+        model_arrays[f"w{i}"] = weight.astype(np.float32)
+        model_arrays[f"b{i}"] = bias.astype(np.float32)
+    np.savez_compressed(out, **model_arrays)
     network = load_network(out)
     seconds = time.perf_counter() - started
     lines = [
         f"{int(arrays['game'].max()) + 1} games, {int(arrays['position'].max()) + 1} positions, "
-        f"{int((~test).sum())} training pairs, {int(test.sum())} held-out pairs",
-        f"network {len(INPUT_NAMES) * 2}-{'-'.join(map(str, hidden))}-1, "
-        f"{model.n_iter_} epochs, {seconds:.0f} s, {out.stat().st_size} bytes",
+        f"{int(fit.sum())} training pairs, {int(valid.sum())} validation pairs, "
+        f"{int(test.sum())} held-out pairs",
+        f"network {PAIR_INPUTS}-{'-'.join(map(str, hidden))}-1, alpha {alpha:g}, "
+        f"best epoch {best_epoch} of {epoch}, {seconds:.0f} s, {out.stat().st_size} bytes",
         f"{'held out':<16} {'pairs':>7} {'learned loss':>12} {'acc':>6} "
         f"{'heuristic loss':>14} {'acc':>6}",
     ]
@@ -163,7 +178,7 @@ def _pair_chances(network: Any, x: Floats) -> Floats:
     width = len(INPUT_NAMES)
     out = np.empty(len(x))
     for i, row in enumerate(x):
-        out[i] = network.ahead([list(row[:width]), list(row[width:])], [0, 1])[0, 1]
+        out[i] = network.ahead([list(row[:width]), list(row[width : 2 * width])])[0, 1]
     return out
 
 
@@ -176,13 +191,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True, help="the model file to write")
     parser.add_argument("--hidden", default="32,16", help="hidden layer sizes (default 32,16)")
     parser.add_argument("--seed", type=int, default=0, help="the network's seed (default 0)")
-    parser.add_argument("--epochs", type=int, default=80, help="at most (default 80)")
+    parser.add_argument("--epochs", type=int, default=40, help="at most (default 40)")
+    parser.add_argument("--alpha", type=float, default=1e-3, help="L2 penalty (default 1e-3)")
     args = parser.parse_args(argv)
     try:
         hidden = tuple(int(n) for n in args.hidden.split(","))
         if not hidden or min(hidden) < 1:
             raise ValueError(f"--hidden {args.hidden}: give positive sizes, e.g. 32,16")
-        for line in train(args.positions, args.out, hidden, args.seed, args.epochs):
+        lines = train(args.positions, args.out, hidden, args.seed, args.epochs, args.alpha)
+        for line in lines:
             print(line)
     except (OSError, ValueError) as problem:
         print(f"error: {problem}", file=sys.stderr)
