@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from taluva.ai.levels import LEVELS
+from taluva.ai.review import LIVE_ITERATIONS
 from taluva.cli.common import check_redis_url, reach_redis
 from taluva.cli.errors import InputError, UsageError, needs_extra
 from taluva.server.config import (
@@ -106,6 +107,14 @@ def register(subparsers: Any) -> None:
         f"(default {DEFAULT_REVIEW_ITERATIONS}: about a minute of one core for 50 moves)",
     )
     parser.add_argument(
+        "--win-chance-iterations",
+        type=int,
+        default=LIVE_ITERATIONS,
+        metavar="N",
+        help="search iterations behind the win-chance bar of unrated games (default "
+        f"{LIVE_ITERATIONS}: a few tenths of a second a position)",
+    )
+    parser.add_argument(
         "--ws-rate",
         type=float,
         default=DEFAULT_LIMITS.ws_rate,
@@ -187,6 +196,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError("--ai-only-quota must be 0 or more")
     if args.review_iterations < 1:
         raise UsageError("--review-iterations must be 1 or more")
+    if args.win_chance_iterations < 1:
+        raise UsageError("--win-chance-iterations must be 1 or more")
     if args.ws_rate <= 0 or args.http_rate <= 0 or args.games_per_minute <= 0:
         raise UsageError("rates must be positive")
     if args.abandon_after <= 0:
@@ -237,6 +248,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         ai_only_quota=args.ai_only_quota,
         hint_level=args.hint_level,
         review_iterations=args.review_iterations,
+        win_chance_iterations=args.win_chance_iterations,
         abandon_after=args.abandon_after * 86400,
         limits=limits,
         forwarded_allow_ips=proxies,

@@ -6,6 +6,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from taluva.ai.review import LIVE_ITERATIONS
+
 
 def default_database_url() -> str:
     """A SQLite file in the user's data folder (``$XDG_DATA_HOME/taluva/games.sqlite3``)."""
@@ -71,6 +73,8 @@ class Settings:
     ai_only_quota: int = DEFAULT_AI_ONLY_QUOTA
     """Unfinished games with only AI seats one signed-in account may have at once."""
     hint_level: int = 3
+    win_chance_iterations: int = LIVE_ITERATIONS
+    """Search iterations of a win-chance bar's answer (``taluva.server.chances``)."""
     review_iterations: int = DEFAULT_REVIEW_ITERATIONS
     """Search iterations per position of a game review (``taluva.server.reviews``)."""
     limits: Limits = field(default_factory=Limits)

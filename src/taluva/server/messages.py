@@ -199,6 +199,12 @@ class Hint(Strict):
     """The AI's suggestion for the player to move."""
 
 
+class Chances(Strict):
+    """Every player's winning chance in state ``state`` (the win-chance bar of unrated games)."""
+
+    state: int
+
+
 class Ping(Strict):
     """Answered by ``pong``."""
 
@@ -238,6 +244,7 @@ CLIENT_MESSAGES: dict[str, type[Strict]] = {
     "move": Move,
     "explain": Explain,
     "hint": Hint,
+    "chances": Chances,
     "ping": Ping,
     "resign": Resign,
     "cancel": Cancel,

@@ -27,6 +27,7 @@ from taluva.engine.record import RECORD_FORMAT
 from taluva.server import clocks
 from taluva.server.accounts import Account
 from taluva.server.ai_queue import AiJob, AiResult
+from taluva.server.chances import WinChances
 from taluva.server.cluster import Cluster, Relay
 from taluva.server.config import Settings
 from taluva.server.errors import ApiError, not_found
@@ -166,6 +167,8 @@ class GameService:
         self.settings = settings
         self.store = store or Store(settings.database)
         self.ai = AiRunner(settings.ai_workers)
+        self.chances = WinChances(self.ai, settings.win_chance_iterations)
+        """The win-chance bar's answers (``taluva.server.chances``)."""
         self.rooms: dict[str, Room] = {}
         self.finished: OrderedDict[str, Room] = OrderedDict()
         self.seat_guards: list[Callable[[Room, int], Awaitable[None]]] = []

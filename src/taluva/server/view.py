@@ -16,6 +16,7 @@ from taluva.engine.hexes import coords
 from taluva.engine.outcome import PLACE_NAMES
 from taluva.engine.tiles import TERRAIN_NAMES
 from taluva.server import clocks
+from taluva.server.standings import rated_seats
 from taluva.server.store import StoredGame, StoredSeat
 
 
@@ -149,6 +150,7 @@ def state_view(
         "zone": zone_view(_optional(game, "zone")),
         "options": game.options,
         "hints": meta.hints,
+        "rated": rated_seats(meta.seats) is not None,
         "players": players_view(meta, game),
         **board_view(game),
         "moves": [str(move) for move in game.moves],

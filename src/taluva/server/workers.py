@@ -31,7 +31,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from taluva.ai import hint, make_agent
-from taluva.ai.review import review
+from taluva.ai.review import position_chances, review
 from taluva.engine.game import Game
 from taluva.server.scheduling import Audience, FairScheduler
 
@@ -119,6 +119,12 @@ def review_plies(record: dict[str, Any], iterations: int, first: int, last: int)
     return found
 
 
+def position_chances_of(record: dict[str, Any], iterations: int) -> list[float]:
+    """Run in a worker: every player's winning chance in the position of ``record``
+    (``taluva.ai.review.position_chances``, the review's own search)."""
+    return [float(chance) for chance in position_chances(Game.from_record(record), iterations)]
+
+
 class AiRunner:
     """Runs agents in ``workers`` processes (threads when 0) without blocking the server,
     each game's jobs in turn (``FairScheduler``).
@@ -204,6 +210,27 @@ class AiRunner:
             return self._run(Audience.AI_ONLY, review_plies, record, iterations, first, last)
 
         result: dict[str, Any] = await self.scheduler.run(game, Audience.AI_ONLY, work)
+        return result
+
+    async def chances(
+        self,
+        record: dict[str, Any],
+        iterations: int,
+        *,
+        game: str,
+        audience: Audience,
+        wanted: Callable[[], bool] | None = None,
+    ) -> list[float] | None:
+        """Every player's winning chance in the position of ``record``; None, without
+        searching, if ``wanted()`` says when the job's turn comes that nobody needs it now."""
+
+        async def work() -> list[float] | None:
+            if wanted is not None and not wanted():
+                return None
+            found: list[float] = await self._run(audience, position_chances_of, record, iterations)
+            return found
+
+        result: list[float] | None = await self.scheduler.run(game, audience, work)
         return result
 
     def close(self) -> None:

@@ -27,6 +27,7 @@ from taluva.server.messages import (
     CLIENT_MESSAGES,
     MAX_REF_CHARS,
     Cancel,
+    Chances,
     ChatSay,
     Explain,
     Hello,
@@ -66,6 +67,7 @@ class Connection:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.dropped = False
         self.hint_pending = False
+        self.chances_pending = False
         self.account: Account | None = None
         """The account signed in on this socket: it holds that account's seats."""
 
@@ -284,6 +286,14 @@ async def _dispatch(
         task = asyncio.get_running_loop().create_task(_hint(connection, room, service, ref))
         _background.add(task)
         task.add_done_callback(_background.discard)
+    elif isinstance(fields, Chances):
+        if connection.chances_pending:
+            raise ApiError(429, "rate-limited", "win chances are already being computed")
+        connection.chances_pending = True
+        work = _chances(connection, room, service, fields.state, ref)
+        task = asyncio.get_running_loop().create_task(work)
+        _background.add(task)
+        task.add_done_callback(_background.discard)
 
 
 def _hello(hello: Hello, connection: Connection, room: Room) -> dict[str, Any]:
@@ -318,3 +328,21 @@ async def _hint(connection: Connection, room: Room, service: GameService, ref: A
         connection.send_json(error_message("unavailable", f"no hint: {error}", ref))
     finally:
         connection.hint_pending = False
+
+
+async def _chances(
+    connection: Connection, room: Room, service: GameService, state: int, ref: Any
+) -> None:
+    """Compute a position's win chances without holding up the connection's other messages."""
+    try:
+        reply = await service.chances.answer(room, state)
+        if ref is not None:
+            reply["ref"] = ref
+        connection.send_json(reply)
+    except ApiError as error:
+        connection.send_json(error.message_for_socket(ref))
+    except Exception as error:
+        log.exception("win chances failed in game %s", room.id)
+        connection.send_json(error_message("unavailable", f"no win chances: {error}", ref))
+    finally:
+        connection.chances_pending = False
