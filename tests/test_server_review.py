@@ -13,8 +13,15 @@ from typing import Any
 import pytest
 import test_server_storage
 from fastapi.testclient import TestClient
-from sqlalchemy import inspect
-from test_server_support import hello, play_http, sqlite_url, state_of, two_humans
+from sqlalchemy import inspect, text
+from test_server_support import (
+    hello,
+    play_http,
+    redis_server,
+    sqlite_url,
+    state_of,
+    two_humans,
+)
 
 from taluva import Game
 from taluva.ai.review import review
@@ -48,9 +55,10 @@ def finished(whole: Game) -> Game:
 
 
 @contextmanager
-def server(database: str) -> Iterator[TestClient]:
-    """An in-process server on ``database`` whose reviews search ``ITERATIONS`` a position."""
-    settings = Settings(database=database, ai_workers=0, review_iterations=ITERATIONS)
+def server(database: str, redis: str | None = None) -> Iterator[TestClient]:
+    """An in-process server on ``database`` whose reviews search ``ITERATIONS`` a position
+    (one of several server processes sharing ``redis``, if given)."""
+    settings = Settings(database=database, ai_workers=0, review_iterations=ITERATIONS, redis=redis)
     with TestClient(create_app(settings)) as client:
         yield client
 
@@ -255,3 +263,27 @@ def test_bad_ids_and_bodies_get_the_documented_errors(tmp_path: Path) -> None:
     assert broken.status_code == 400
     assert broken.json()["error"]["code"] == "bad-request"
     assert still_not_asked.status_code == 404  # a refused request started nothing
+
+
+def test_with_several_processes_the_review_runs_where_asked_and_every_watcher_sees_it(
+    postgres_server: str, tmp_path: Path
+) -> None:
+    name = f"t_{tmp_path.name.lower().replace('-', '_')}"[:60]
+    admin = Store(postgres_server)
+    with admin.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    admin.close()
+    shared = postgres_server.rsplit("/", 1)[0] + f"/{name}"
+    with redis_server() as redis, server(shared, redis) as first, server(shared, redis) as second:
+        game_id = finished_game(first)
+        with second.websocket_connect(f"/ws/games/{game_id}") as ws:
+            hello(ws, [])
+            asked = first.post(f"/api/games/{game_id}/review")
+            assert asked.status_code == 202
+            seen = until_done(ws)
+        served = second.get(f"/api/games/{game_id}/review")
+        record = first.get(f"/api/games/{game_id}/record").json()
+    assert [m["status"] for m in seen][-1] == "done"
+    expected = review(Game.from_record(record), ITERATIONS).to_json()
+    assert seen[-1]["review"] == expected
+    assert served.json()["review"] == expected

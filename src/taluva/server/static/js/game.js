@@ -13,6 +13,7 @@ import { playerCard, showResult } from "./panels.js";
 import { RematchPanel } from "./rematch.js";
 import { TurnSignals } from "./signals.js";
 import { lastTurns, movesInWords } from "./movewords.js";
+import { ReviewPanel } from "./review.js";
 import {
   TERRAIN_NAMES, canonicalDouble, doubleFootprint, key, moveHexes, neighbour, parseKey,
   parseMove, tileFootprint, tileTerrains,
@@ -113,6 +114,10 @@ export class GamePage {
     this.playersBox.before(this.clocks.node);
     side.querySelector(".actions").after(this.leave.node);
     side.append(this.signals.node, this.chat.node);
+    // The game's review once it is over (js/review.js).
+    this.review = new ReviewPanel(this);
+    this.replayButton.after(this.review.button);
+    this.replayBox.after(this.review.node);
     this.board = new Board(this.boardHost, this.config.style, {
       hover: (hex, event) => this.onHover(hex, event),
       click: (hex, event) => this.onClick(hex, event),
@@ -164,6 +169,9 @@ export class GamePage {
         break;
       case "rematch":
         this.rematch.offer(message.game);
+        break;
+      case "review":
+        this.review.onMessage(message);
         break;
       case "error":
         this.hintButton.disabled = false;
@@ -268,6 +276,7 @@ export class GamePage {
     this.renderLog(s);
     this.renderActions();
     this.renderReplay();
+    this.review.update(this.state);
     clear(this.legalList, ...(this.myTurn() ? this.state.legal.slice(0, 400).map((m) => h("option", { value: m })) : []));
     this.moveForm.hidden = !this.myTurn();
     const tileMode = this.myTurn() && !!this.mode;
@@ -483,11 +492,11 @@ export class GamePage {
     } else {
       this.board.setGhost(null);
     }
+    this.review.drawSuggestion(s);
   }
 
-  previewOf(text) {
+  previewOf(text, player = this.state.to_move) {
     const m = parseMove(text);
-    const player = this.state.to_move;
     if (m.kind === "expand") {
       return m.hexes.map(([q, r]) => ({ hex: [q, r], kind: "hut", player, count: this.board.level(q, r) }));
     }

@@ -1,0 +1,280 @@
+// The review of a finished game: a "Review" button beside the replay, the review's progress
+// while the server's AI workers compute it, then a graph of each player's winning chance over
+// the moves (a point shows the replay there) and each player's mistakes and blunders in
+// words; choosing one shows the position before it with the better move drawn on the board.
+
+import { api } from "./api.js";
+import { h, clear } from "./dom.js";
+import { movesInWords } from "./movewords.js";
+import { doubleFootprint, parseMove, tileFootprint, tileTerrains } from "./hex.js";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const WIDTH = 320;
+const HEIGHT = 150;
+const PAD = { left: 34, right: 8, top: 8, bottom: 20 };
+/** Each seat's marker and line dash, so that the curves differ by more than their colour. */
+const SHAPES = [
+  { name: "circles", dash: null },
+  { name: "squares", dash: "6 3" },
+  { name: "triangles", dash: "2 3" },
+  { name: "diamonds", dash: "9 3 2 3" },
+  { name: "crosses", dash: "1 5" },
+];
+const MARKS = { mistake: "?", blunder: "??" };
+
+const percent = (value) => `${Math.round(value * 100)}%`;
+
+function svg(tag, attrs = {}, parent = null) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value !== null && value !== undefined) node.setAttribute(name, String(value));
+  }
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+/** A marker of `shape` (an index of SHAPES) centred at x, y. */
+function marker(parent, shape, x, y, colour, size = 3) {
+  const s = size;
+  const attrs = { fill: colour, stroke: "#0f2233", "stroke-width": 0.8, class: "review-marker" };
+  switch (shape % SHAPES.length) {
+    case 0: return svg("circle", { cx: x, cy: y, r: s, ...attrs }, parent);
+    case 1: return svg("rect", { x: x - s, y: y - s, width: 2 * s, height: 2 * s, ...attrs }, parent);
+    case 2: return svg("polygon", { points: `${x},${y - s * 1.2} ${x + s * 1.1},${y + s} ${x - s * 1.1},${y + s}`, ...attrs }, parent);
+    case 3: return svg("polygon", { points: `${x},${y - s * 1.3} ${x + s * 1.3},${y} ${x},${y + s * 1.3} ${x - s * 1.3},${y}`, ...attrs }, parent);
+    default: return svg("path", { d: `M${x - s},${y - s} L${x + s},${y + s} M${x + s},${y - s} L${x - s},${y + s}`, stroke: colour, "stroke-width": 1.8, fill: "none", class: "review-marker" }, parent);
+  }
+}
+
+export class ReviewPanel {
+  /** `page` is the GamePage: its state, board, replay (showReplay) and the mover's preview. */
+  constructor(page) {
+    this.page = page;
+    this.job = null; // the server's answer: {status, done, total, review?, error?}
+    this.open = false;
+    this.selected = null; // the move review whose better plan is drawn
+    this.button = h("button", {
+      type: "button", id: "review-toggle", hidden: true, "aria-expanded": "false",
+      title: "The AI's review of this game: each player's winning chance, mistakes and blunders",
+      onclick: () => this.toggle(),
+    }, "Review");
+    this.progress = h("progress", { class: "review-progress", max: 1, value: 0, "aria-label": "Review progress" });
+    this.status = h("p", { class: "review-status", role: "status", "aria-live": "polite" });
+    this.body = h("div", { class: "review-body" });
+    this.node = h("section", { class: "review", hidden: true, "aria-label": "Game review" },
+      h("h3", {}, "Review"), this.progress, this.status, this.body);
+  }
+
+  /** Show the button once the game is over; mark the replay's position on the graph. */
+  update(state) {
+    this.button.hidden = !(state.status === "finished" && state.ply > 0);
+    this.button.textContent = this.open ? "Hide review" : "Review";
+    this.button.setAttribute("aria-expanded", this.open ? "true" : "false");
+    this.node.hidden = !this.open;
+    const ply = this.page.replay ? this.page.replay.ply : null;
+    for (const point of this.node.querySelectorAll(".review-point")) {
+      point.classList.toggle("current", Number(point.dataset.ply) === ply);
+    }
+    for (const item of this.node.querySelectorAll(".review-move")) {
+      item.setAttribute("aria-pressed", this.selected && Number(item.dataset.ply) === this.selected.ply ? "true" : "false");
+    }
+  }
+
+  async toggle() {
+    this.open = !this.open;
+    this.page.render();
+    if (!this.open || (this.job && this.job.status !== "failed")) return;
+    this.show({ status: "queued", done: 0, total: 0 });
+    try {
+      this.show(await api("POST", `/api/games/${encodeURIComponent(this.page.id)}/review`));
+    } catch (error) {
+      this.show({ status: "failed", done: 0, total: 0, error: error.message });
+    }
+  }
+
+  /** A `review` message of the game's socket: progress, or the finished review. */
+  onMessage(message) {
+    if (message.game !== this.page.id || !this.job) return;
+    if (this.job.status === "done") return;
+    if (message.status !== "done" && message.done < this.job.done) return; // an older one
+    this.show(message);
+  }
+
+  show(job) {
+    const before = this.job?.status;
+    this.job = job;
+    const done = job.status === "done";
+    this.progress.hidden = done || job.status === "failed";
+    this.progress.max = Math.max(1, job.total);
+    this.progress.value = job.done;
+    if (job.status === "failed") {
+      this.status.textContent = `The review failed (${job.error || "no reason given"}). Press Review to try again.`;
+      this.open = false;
+      this.page.render();
+      return;
+    }
+    if (!done) {
+      this.status.textContent = job.status === "queued"
+        ? "The review waits for a free AI worker…"
+        : `Reviewing: ${job.done} of ${job.total} positions searched.`;
+      return;
+    }
+    if (before !== "done") this.render(job.review);
+  }
+
+  // ------------------------------------------------------------------ the finished review
+
+  render(review) {
+    const state = this.page.state;
+    const counts = review.players.map((name, seat) => {
+      const marked = review.moves.filter((m) => m.player === seat && m.mark);
+      const blunders = marked.filter((m) => m.mark === "blunder").length;
+      return `${name} ${blunders} blunder${blunders === 1 ? "" : "s"}, ${marked.length - blunders} mistake${marked.length - blunders === 1 ? "" : "s"}`;
+    });
+    this.status.textContent = `Review ready: ${counts.join("; ")}.`;
+    const said = movesInWords(state);
+    clear(this.body,
+      this.legend(review),
+      this.graph(review, said),
+      h("p", { class: "review-help" }, "Choose a point to see the position after that move (arrow keys move along the graph). Choose a mistake to see the position before it with the better move drawn on the board in orange."),
+      ...review.players.map((name, seat) => this.mistakes(review, seat, said)),
+      this.detail = h("p", { class: "review-detail", role: "status", "aria-live": "polite" }));
+    this.page.render();
+  }
+
+  legend(review) {
+    return h("ul", { class: "review-legend", "aria-label": "Players in the graph" },
+      ...review.players.map((name, seat) => {
+        const key = svg("svg", { viewBox: "0 0 28 10", width: 28, height: 10, "aria-hidden": "true" });
+        const colour = this.page.board.playerColour(seat);
+        svg("line", { x1: 1, y1: 5, x2: 27, y2: 5, stroke: colour, "stroke-width": 2, "stroke-dasharray": SHAPES[seat % SHAPES.length].dash }, key);
+        marker(key, seat, 14, 5, colour);
+        return h("li", {}, key, ` ${name} (${SHAPES[seat % SHAPES.length].name})`);
+      }));
+  }
+
+  /** Each player's winning chance after every move, one focusable point per position. */
+  graph(review, said) {
+    const positions = review.chances.length;
+    const span = Math.max(1, positions - 1);
+    const x = (i) => PAD.left + (i * (WIDTH - PAD.left - PAD.right)) / span;
+    const y = (v) => PAD.top + (1 - v) * (HEIGHT - PAD.top - PAD.bottom);
+    const chart = svg("svg", {
+      class: "review-graph", viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: "group",
+      "aria-label": `Winning chance over the game, ${positions} positions`,
+    });
+    for (const v of [0, 0.5, 1]) {
+      svg("line", { x1: PAD.left, x2: WIDTH - PAD.right, y1: y(v), y2: y(v), class: "review-grid" }, chart);
+      svg("text", { x: PAD.left - 4, y: y(v) + 3.5, "text-anchor": "end", class: "review-axis" }, chart).textContent = percent(v);
+    }
+    svg("text", { x: PAD.left, y: HEIGHT - 5, class: "review-axis" }, chart).textContent = "start";
+    svg("text", { x: WIDTH - PAD.right, y: HEIGHT - 5, "text-anchor": "end", class: "review-axis" }, chart).textContent = `move ${positions - 1}`;
+    const byPly = new Map(review.moves.map((m) => [m.ply, m]));
+    review.players.forEach((name, seat) => {
+      const colour = this.page.board.playerColour(seat);
+      const line = review.chances.map((row, i) => `${x(i).toFixed(1)},${y(row[seat]).toFixed(1)}`).join(" ");
+      svg("polyline", { points: line, fill: "none", stroke: colour, "stroke-width": 1.6, "stroke-dasharray": SHAPES[seat % SHAPES.length].dash }, chart);
+    });
+    const points = [];
+    review.chances.forEach((row, i) => {
+      const move = byPly.get(i - 1);
+      const words = i === 0 ? "Start" : `After move ${i}: ${said[i - 1]?.words ?? move?.move ?? ""}`;
+      const chances = review.players.map((name, seat) => `${name} ${percent(row[seat])}`).join(", ");
+      const mark = move?.mark ? `, ${review.players[move.player]}'s ${move.mark}` : "";
+      const point = svg("g", {
+        class: "review-point", tabindex: i === 0 ? 0 : -1, role: "button", "data-ply": i,
+        "aria-label": `${words}. ${chances}${mark}`,
+      }, chart);
+      const step = (WIDTH - PAD.left - PAD.right) / span;
+      svg("rect", { x: x(i) - step / 2, y: PAD.top, width: step, height: HEIGHT - PAD.top - PAD.bottom, class: "review-hit" }, point);
+      review.players.forEach((name, seat) => marker(point, seat, x(i), y(row[seat]), this.page.board.playerColour(seat), 2.4));
+      if (move?.mark) {
+        const t = svg("text", { x: x(i), y: y(row[move.player]) - 6, "text-anchor": "middle", class: `review-mark ${move.mark}` }, point);
+        t.textContent = MARKS[move.mark];
+      }
+      point.addEventListener("click", () => this.page.showReplay(i));
+      point.addEventListener("keydown", (event) => this.onPointKey(event, i, points));
+      points.push(point);
+    });
+    return chart;
+  }
+
+  onPointKey(event, i, points) {
+    const moves = { ArrowLeft: i - 1, ArrowRight: i + 1, ArrowDown: i - 1, ArrowUp: i + 1, Home: 0, End: points.length - 1 };
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      this.page.showReplay(i);
+      return;
+    }
+    if (!(event.key in moves)) return;
+    event.preventDefault();
+    const next = Math.max(0, Math.min(points.length - 1, moves[event.key]));
+    points[i].setAttribute("tabindex", -1);
+    points[next].setAttribute("tabindex", 0);
+    points[next].focus();
+  }
+
+  /** One player's mistakes and blunders, each a button that shows it with the better move. */
+  mistakes(review, seat, said) {
+    const name = review.players[seat];
+    const marked = review.moves.filter((m) => m.player === seat && m.mark);
+    const items = marked.map((m) => {
+      const played = said[m.ply]?.words ?? m.move;
+      const better = this.planInWords(m);
+      return h("li", {}, h("button", {
+        type: "button", class: `review-move ${m.mark}`, "data-ply": m.ply, "aria-pressed": "false",
+        onclick: () => this.choose(m, played, better),
+      },
+      h("span", { class: "review-move-head" }, `Move ${m.ply + 1} · ${m.mark} ${MARKS[m.mark]} (−${percent(m.loss)})`),
+      h("span", {}, played, " ", h("code", { class: "notation" }, m.move)),
+      h("span", { class: "review-better" }, `Better: ${better} `, h("code", { class: "notation" }, (m.best || []).join(" + ")))));
+    });
+    return h("section", { class: "review-player", "aria-label": `${name}'s mistakes and blunders` },
+      h("h4", {}, `${name}: ${marked.length ? `${marked.length} to look at` : "no mistakes found"}`),
+      marked.length ? h("ol", { class: "review-moves" }, ...items) : null);
+  }
+
+  /** The preferred plan in the words of the move log ("Ana expanded into rock at 1,0…"). */
+  planInWords(m) {
+    const state = this.page.state;
+    const best = m.best || [];
+    const what = {
+      players: state.players,
+      moves: [...state.moves.slice(0, m.ply), ...best],
+      movers: [...(state.movers || []).slice(0, m.ply), ...best.map(() => m.player)],
+    };
+    return movesInWords(what).slice(m.ply).map((entry) => entry.words).join(", then ") || best.join(" + ");
+  }
+
+  async choose(m, played, better) {
+    this.selected = m;
+    this.detail.textContent = `Move ${m.ply + 1}: ${played} – a ${m.mark}, winning chance ${percent(m.before)} before, ${percent(m.after)} after. Better: ${better}.`;
+    await this.page.showReplay(m.ply);
+  }
+
+  // ------------------------------------------------------------------ the better move on the board
+
+  /** Draw the chosen mistake's better move on the board while the replay shows its position
+   * (called by the page after it draws its own overlays). */
+  drawSuggestion(state) {
+    const board = this.page.board;
+    const replay = this.page.replay;
+    const m = this.selected;
+    const showing = !!m && !!replay && replay.ply === m.ply;
+    board.ghostLayer.classList.toggle("suggested", showing);
+    if (!showing) return;
+    const text = (m.best || []).find((move) => move !== "draw");
+    if (!text) return;
+    const move = parseMove(text);
+    if (move.kind === "tile" || move.kind === "double") {
+      const double = move.kind === "double";
+      const code = double ? move.code : state.tile;
+      if (!code) return;
+      const hexes = double ? doubleFootprint(move.hex[0], move.hex[1], move.k) : tileFootprint(move.hex[0], move.hex[1], move.k);
+      const terrains = tileTerrains(code, double);
+      board.setGhost({ hexes: hexes.map(([q, r], i) => [q, r, terrains[i]]), legal: true });
+    } else {
+      board.setPreview(this.page.previewOf(text, m.player));
+    }
+  }
+}

@@ -1,0 +1,161 @@
+"""A finished game's review in Chromium: the Review button, the winning-chance graph whose
+points show the replay, keyboard use, the blunder of tests/data/review_blunder.json with the
+better move drawn on the board, and the panel on a phone (no sideways scrolling, no serious
+accessibility findings).
+
+The server searches 3 iterations a position (``--review-iterations 3``): enough to find the
+blunder at move 42, where Ana could win at once with ``expand rock 1,0``.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_server_support import free_port, start_server
+
+from taluva import Game
+from taluva.server.store import Store
+
+from .positions import store_position
+
+TIMEOUT_MS = 30000
+BLUNDER_GAME = Path(__file__).resolve().parents[1] / "data" / "review_blunder.json"
+GAME_ID = "blunder"
+BLUNDER_PLY = 41
+"""The blunder is move 42: the position before it is the one after 41 moves."""
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """A server whose database holds the finished game of review_blunder.json."""
+    folder = Path(tempfile.mkdtemp(prefix="taluva-review-"))
+    database = f"sqlite:///{folder / 'games.sqlite3'}"
+    store = Store(database)
+    store.migrate()
+    store_position(store, GAME_ID, Game.load(BLUNDER_GAME), "A win given away")
+    store.close()
+    port = free_port()
+    process = start_server(database, port, "--review-iterations", "3")
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def open_game(browser: Any, url: str, width: int, height: int) -> tuple[Any, Any, list[str]]:
+    """A page showing the finished game at this size, and the script errors it meets."""
+    phone = width < 500
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        is_mobile=phone,
+        has_touch=phone,
+        reduced_motion="reduce",
+    )
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{url}/#/game/{GAME_ID}")
+    page.wait_for_selector("svg.board .hex")
+    page.wait_for_function(
+        "() => document.querySelector('.connection')?.textContent.includes('live')"
+    )
+    return context, page, errors
+
+
+def open_review(page: Any) -> None:
+    """Press Review and wait for the finished review's graph."""
+    page.click("#review-toggle")
+    page.wait_for_selector(".review-graph .review-point")
+    status = page.inner_text(".review-status")
+    assert re.fullmatch(r"Review ready: Ana \d+ blunders?, \d+ mistakes?; Ben .+\.", status)
+
+
+def test_the_graph_shows_each_position_and_a_point_shows_the_replay_there(
+    browser: Any, server: str
+) -> None:
+    context, page, errors = open_game(browser, server, 1280, 820)
+    try:
+        assert page.inner_text("#review-toggle") == "Review"
+        open_review(page)
+        assert page.locator(".review-point").count() == 49  # the start and 48 moves
+        point = page.locator(".review-point[data-ply='20']")
+        label = point.get_attribute("aria-label")
+        assert label.startswith("After move 20: ")
+        assert "Ana " in label and "Ben " in label and "%" in label
+        point.click()
+        page.wait_for_selector(".replay-ply:has-text('Move 20 of 48')")
+        assert "current" in (point.get_attribute("class") or "")
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_the_blunder_shows_its_position_with_the_winning_move_drawn_on_the_board(
+    browser: Any, server: str, screenshot: Any
+) -> None:
+    context, page, errors = open_game(browser, server, 1280, 820)
+    try:
+        open_review(page)
+        blunder = page.locator(
+            f".review-player:first-of-type .review-move[data-ply='{BLUNDER_PLY}']"
+        )
+        assert "blunder" in (blunder.get_attribute("class") or "").split()
+        text = blunder.inner_text()
+        assert "Move 42 · blunder" in text
+        assert "Ana expanded into clearing" in text
+        assert "Better: Ana expanded into rock" in text
+        blunder.click()
+        page.wait_for_selector(f".replay-ply:has-text('Move {BLUNDER_PLY} of 48')")
+        page.wait_for_selector("svg.board .ghost.suggested polygon[data-hex='1,0']")
+        assert blunder.get_attribute("aria-pressed") == "true"
+        assert "Better: Ana expanded into rock" in page.inner_text(".review-detail")
+        screenshot(page, "review-blunder")
+        page.click("text=Back to the game")
+        page.wait_for_function("() => !document.querySelector('svg.board .ghost.suggested')")
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_on_a_phone_the_review_fits_works_by_keyboard_and_passes_the_audit(
+    browser: Any, server: str, screenshot: Any
+) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    context, page, errors = open_game(browser, server, 360, 740)
+    try:
+        open_review(page)
+        wide = page.evaluate(
+            "() => document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth"
+        )
+        assert wide <= 0
+        graph = page.locator(".review-graph").bounding_box()
+        assert graph is not None and graph["x"] >= 0 and graph["x"] + graph["width"] <= 360
+        page.focus(".review-point[data-ply='0']")
+        page.keyboard.press("End")
+        page.keyboard.press("ArrowLeft")
+        focused = page.evaluate("() => document.activeElement.dataset.ply")
+        assert focused == "47"
+        page.keyboard.press("Enter")
+        page.wait_for_selector(".replay-ply:has-text('Move 47 of 48')")
+        page.locator(".review").scroll_into_view_if_needed()
+        screenshot(page, "review-phone")
+        results = Axe().run(page)
+        grave = [
+            (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+            for v in results.response["violations"]
+            if v["impact"] in ("serious", "critical")
+        ]
+        assert grave == []
+        assert errors == []
+    finally:
+        context.close()
