@@ -140,7 +140,7 @@ def test_a_review_is_refused_before_the_game_ends(tmp_path: Path) -> None:
         for method in ("POST", "GET"):
             response = client.request(method, f"/api/games/{game_id}/review")
             assert response.status_code == 409, method
-            assert response.json()["error"]["code"] == "game-not-over"
+            assert response.json()["error"]["code"] == "not-finished"
             assert "is not over" in response.json()["error"]["message"]
 
 

@@ -65,10 +65,11 @@ def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
     return merged
 
 
-def game_not_over(game_id: str) -> ApiError:
-    """A review was asked for a game that is still going on (or never started)."""
+def not_finished(game_id: str) -> ApiError:
+    """A review was asked for a game that is still going on (or never started): the code a
+    rematch of such a game gets too."""
     return ApiError(
-        409, "game-not-over", f"game {game_id} is not over: a review is of a finished game"
+        409, "not-finished", f"game {game_id} is not over: a review is of a finished game"
     )
 
 
@@ -163,9 +164,9 @@ class Reviews:
 
     async def find(self, room: Room) -> ReviewJob | None:
         """The review of a finished game, as it stands (None if nobody asked for one);
-        ApiError 409 ``game-not-over`` before the game ends."""
+        ApiError 409 ``not-finished`` before the game ends."""
         if room.meta.status != FINISHED:
-            raise game_not_over(room.id)
+            raise not_finished(room.id)
         job = self.jobs.get(room.id)
         if job is not None:
             return job
