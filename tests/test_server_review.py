@@ -25,6 +25,7 @@ from test_server_support import (
 
 from taluva import Game
 from taluva.ai.review import review
+from taluva.cli import main
 from taluva.server import Settings, create_app, workers
 from taluva.server.reviews import CHUNK_PLIES, chunks, merge
 from taluva.server.store import Store
@@ -287,3 +288,13 @@ def test_with_several_processes_the_review_runs_where_asked_and_every_watcher_se
     expected = review(Game.from_record(record), ITERATIONS).to_json()
     assert seen[-1]["review"] == expected
     assert served.json()["review"] == expected
+
+
+def test_serve_takes_the_review_iterations_and_refuses_none(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["serve", "--review-iterations", "0"]) == 2
+    assert capsys.readouterr().err == "taluva: error: --review-iterations must be 1 or more\n"
+    assert main(["serve", "--help"]) == 0
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "--review-iterations N search iterations per position of a game review" in shown

@@ -145,6 +145,7 @@ export class GamePage {
         this.chat.reset(message.chat || []);
         this.rematch.offer(message.rematch || null);
         this.setState(message.state);
+        this.review.resync();
         break;
       case "move":
         this.setState(message.state, message);

@@ -21,6 +21,8 @@ const SHAPES = [
   { name: "crosses", dash: "1 5" },
 ];
 const MARKS = { mistake: "?", blunder: "??" };
+/** How far a review has gone: an answer that arrives after a later one is dropped. */
+const STAGE = { queued: 0, running: 1, done: 2, failed: 2 };
 
 const percent = (value) => `${Math.round(value * 100)}%`;
 
@@ -83,24 +85,48 @@ export class ReviewPanel {
   async toggle() {
     this.open = !this.open;
     this.page.render();
-    if (!this.open || (this.job && this.job.status !== "failed")) return;
+    if (this.open && (!this.job || this.job.status === "failed")) await this.ask();
+  }
+
+  /** Ask the server for the review: it starts, joins the one running, or answers at once. */
+  async ask() {
+    this.job = null;
+    clear(this.body);
     this.show({ status: "queued", done: 0, total: 0 });
     try {
       this.show(await api("POST", `/api/games/${encodeURIComponent(this.page.id)}/review`));
     } catch (error) {
-      this.show({ status: "failed", done: 0, total: 0, error: error.message });
+      this.show({ status: "failed", done: 0, total: 0, error: `the review cannot start: ${error.message}` });
     }
   }
 
   /** A `review` message of the game's socket: progress, or the finished review. */
   onMessage(message) {
     if (message.game !== this.page.id || !this.job) return;
-    if (this.job.status === "done") return;
-    if (message.status !== "done" && message.done < this.job.done) return; // an older one
     this.show(message);
   }
 
+  /** After the socket reconnects: read how the review stands, since its messages went by. */
+  async resync() {
+    if (!this.job || this.job.status === "done" || this.job.status === "failed") return;
+    try {
+      this.show(await api("GET", `/api/games/${encodeURIComponent(this.page.id)}/review`));
+    } catch {
+      // the next review message brings it up to date
+    }
+  }
+
+  /** Whether `job` is newer than what is shown (answers and messages may cross). */
+  newer(job) {
+    const old = this.job;
+    if (!old || old.status === "failed") return true;
+    if (old.status === "done") return false;
+    const stage = STAGE[job.status] ?? -1;
+    return stage > STAGE[old.status] || (stage === STAGE[old.status] && job.done >= old.done);
+  }
+
   show(job) {
+    if (!this.newer(job)) return;
     const before = this.job?.status;
     this.job = job;
     const done = job.status === "done";
@@ -108,9 +134,9 @@ export class ReviewPanel {
     this.progress.max = Math.max(1, job.total);
     this.progress.value = job.done;
     if (job.status === "failed") {
-      this.status.textContent = `The review failed (${job.error || "no reason given"}). Press Review to try again.`;
-      this.open = false;
-      this.page.render();
+      const why = job.error || "the review failed";
+      this.status.textContent = `${why[0].toUpperCase()}${why.slice(1)}.`;
+      clear(this.body, h("button", { type: "button", class: "review-retry", onclick: () => this.ask() }, "Try again"));
       return;
     }
     if (!done) {
