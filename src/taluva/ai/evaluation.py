@@ -143,8 +143,10 @@ class Features(NamedTuple):
     finishing_huts: bool  # the last hut, or an expansion placing exactly the huts left
 
 
-RINGS: dict[int, tuple[int, ...]] = {}
-"""The neighbours of each hex met so far (a few hundred in any game)."""
+COVERS: dict[frozenset[int], tuple[frozenset[int], frozenset[int]]] = {}
+"""Each settlement met so far: the hexes next to it, and those with its own hexes (the key
+of its survey). A search meets a few thousand; the table is emptied past ``COVERS_LIMIT``."""
+COVERS_LIMIT: Final = 100_000
 
 
 def survey_settlement(game: Game, group: frozenset[int]) -> Survey:
@@ -152,20 +154,24 @@ def survey_settlement(game: Game, group: frozenset[int]) -> Survey:
     return _survey(game.position, group)
 
 
+def _cover(group: frozenset[int]) -> tuple[frozenset[int], frozenset[int]]:
+    if len(COVERS) > COVERS_LIMIT:
+        COVERS.clear()
+    around = frozenset([h + d for h in group for d in DELTAS])
+    cover = COVERS[group] = (around, around | group)
+    return cover
+
+
 def _survey(position: Position, group: frozenset[int]) -> Survey:
     building = position.building
     has_temple = has_tower = False
-    around: set[int] = set()
     for h in group:
         kind = building[h] & 3
         if kind == TEMPLE_KIND:
             has_temple = True
         elif kind == TOWER_KIND:
             has_tower = True
-        ring = RINGS.get(h)
-        if ring is None:
-            ring = RINGS[h] = tuple(h + d for d in DELTAS)
-        around.update(ring)
+    around, covered = COVERS.get(group) or _cover(group)
     level = position.level
     terrain = position.terrain
     fields: dict[int, int] = {}
@@ -178,8 +184,7 @@ def _survey(position: Position, group: frozenset[int]) -> Survey:
         field_sizes[t] = field_sizes.get(t, 0) + 1
         if height >= 3:
             high = True
-    around |= group
-    return frozenset(around), has_temple, has_tower, fields, field_sizes, high, {}
+    return covered, has_temple, has_tower, fields, field_sizes, high, {}
 
 
 def _share(survey: Survey, size: int, huts: int) -> Share:
@@ -354,32 +359,44 @@ class Evaluator:
         growth = False
         best_expansion = 0
         finishing_huts = huts == 1
+        known = memo.get if memo is not None else None
         for group in settlements_of(position, player):
-            survey = None if memo is None else memo.get(group)
+            survey = None if known is None else known(group)
             if survey is None or (changed and not changed.isdisjoint(survey[0])):
                 survey = _survey(position, group)
                 if memo is not None and not changed:
                     memo[group] = survey
-            share = survey[6].get(huts)
+            shares = survey[6]
+            share = shares.get(huts)
             if share is None:
-                share = survey[6][huts] = _share(survey, len(group), huts)
+                share = shares[huts] = _share(survey, len(group), huts)
             temple_spots += share[0]
             tower_spots += share[1]
-            growth = growth or share[2]
+            if share[2]:
+                growth = True
             if share[3] > best_expansion:
                 best_expansion = share[3]
-            finishing_huts = finishing_huts or share[4]
-        return Features(
-            huts,
-            temples,
-            towers,
-            ships,
-            temple_spots,
-            tower_spots,
-            growth,
-            best_expansion,
-            finishing_huts,
+            if share[4]:
+                finishing_huts = True
+        return _new_features(
+            Features,
+            (
+                huts,
+                temples,
+                towers,
+                ships,
+                temple_spots,
+                tower_spots,
+                growth,
+                best_expansion,
+                finishing_huts,
+            ),
         )
+
+
+_new_features = tuple.__new__
+"""Makes a ``Features`` from a tuple of its fields, skipping the named tuple's own ``__new__``
+(features are made tens of thousands of times a search)."""
 
 
 DEFAULT_EVALUATOR: Final = Evaluator()

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from taluva.ai.evaluation import Evaluator, Features, Survey
 from taluva.engine.game import Game
 from taluva.engine.hexes import DELTAS
-from taluva.engine.moves import DOUBLE, DRAW, EXPAND, HUT, TILE, TILE_KINDS, Move
-from taluva.engine.tiles import double_footprint, footprint
+from taluva.engine.moves import DOUBLE, DRAW, EXPAND, HUT, TILE, TILE_KINDS, TILE_MOVES, Move
+from taluva.engine.tiles import NEXT_DELTAS, double_footprint, footprint
 
 QUIET_TILES = 3
 """How many placements touching no building stand for all of them."""
@@ -73,6 +73,18 @@ def move_hexes(move: Move) -> tuple[int, ...]:
     return (move[1],)
 
 
+def ordered_placements(moves: list[Move]) -> list[Move]:
+    """``ordered(moves)`` for a list of tile placements, faster: placement codes
+    (``volcano * 8 + orientation``) sort as the moves do."""
+    codes = []
+    for move in moves:
+        if move[0] != TILE:
+            return ordered(moves)
+        codes.append(move[1] * 8 + move[2])
+    codes.sort()
+    return [TILE_MOVES[code] for code in codes]
+
+
 def relevant_tile_moves(game: Game, rng: random.Random, quiet: int = QUIET_TILES) -> list[Move]:
     """The tile-phase moves worth a look: eruptions, placements next to buildings, every
     non-tile choice (``draw``, ``double``), and a few quiet sea placements standing for the rest."""
@@ -81,12 +93,20 @@ def relevant_tile_moves(game: Game, rng: random.Random, quiet: int = QUIET_TILES
     level = position.level
     relevant: list[Move] = []
     calm: list[Move] = []
-    for move in ordered(game.legal_moves()):
+    for move in ordered_placements(game.legal_moves()):
         kind = move[0]
-        if kind != TILE and kind != DOUBLE:
-            relevant.append(move)
-            continue
-        if move[1] in level or not near.isdisjoint(move_hexes(move)):
+        if kind == TILE:
+            volcano, k = move[1], move[2]
+            if (
+                volcano in level
+                or volcano in near
+                or volcano + DELTAS[k] in near
+                or volcano + NEXT_DELTAS[k] in near
+            ):
+                relevant.append(move)
+            else:
+                calm.append(move)
+        elif kind != DOUBLE or move[1] in level or not near.isdisjoint(move_hexes(move)):
             relevant.append(move)
         else:
             calm.append(move)
@@ -124,8 +144,8 @@ def relevant_builds(game: Game, rng: random.Random, fresh: tuple[int, ...] = ())
 
 class _Scorer:
     """Scores positions reached by a move or two from one position, recomputing only the
-    players whose surroundings the moves touched (the mover always), and only the
-    settlements the moves came near."""
+    players whose surroundings the moves touched (the mover always, after a build), and only
+    the settlements the moves came near."""
 
     __slots__ = ("base", "evaluator", "game", "layers", "memo", "mover", "near")
 
@@ -135,32 +155,45 @@ class _Scorer:
         self.mover = game.to_move
         self.memo: dict[frozenset[int], Survey] = {}
         self.base = [evaluator.features(game, p, self.memo) for p in range(game.player_count)]
-        # the surveys of the position after each first move
-        self.layers: dict[Move, dict[frozenset[int], Survey]] = {}
-        buildings = game.buildings()
+        # after a first move that builds are tried after: its features and surveys
+        self.layers: dict[Move, tuple[list[Features], dict[frozenset[int], Survey]]] = {}
         near: dict[int, set[int]] = {}
-        for h, (owner, _) in buildings.items():
-            near.setdefault(h, set()).add(owner)
-            for d in DELTAS:
-                near.setdefault(h + d, set()).add(owner)
+        for h, piece in game.position.building.items():
+            owner = piece >> 2
+            for n in (h, *[h + d for d in DELTAS]):
+                owners = near.get(n)
+                if owners is None:
+                    near[n] = {owner}
+                else:
+                    owners.add(owner)
         self.near = near
 
     def after(self, move: Move) -> list[Features]:
-        """Features after one move from the first position (keeping that position's surveys
-        for the moves that follow it)."""
+        """Features after one move from the first position."""
+        hexes = move_hexes(move)
+        # a tile changes no supply: it changes only the features of players it comes near
+        builds = move[0] not in TILE_KINDS
+        return self._update(list(self.base), hexes, self.memo, frozenset(hexes), builds)
+
+    def enter(self, move: Move) -> list[Features]:
+        """Features after one move from the first position (as ``after``), keeping them and
+        that position's surveys for the moves tried after it (``after_both``)."""
+        layer = self.layers.get(move)
+        if layer is not None:
+            return layer[0]
         hexes = move_hexes(move)
         # the surveys the move did not come near hold after it too
         memo = {g: survey for g, survey in self.memo.items() if survey[0].isdisjoint(hexes)}
-        self.layers[move] = memo
-        # a tile changes no supply: it changes only the features of players it comes near
         builds = move[0] not in TILE_KINDS
-        return self._update(list(self.base), hexes, memo, frozenset(), builds)
+        feats = self._update(list(self.base), hexes, memo, frozenset(), builds)
+        self.layers[move] = (feats, memo)
+        return feats
 
-    def after_both(self, first: Move, second: Move, start: list[Features]) -> list[Features]:
-        """Features after ``second``, played after ``first``, from ``start``: the features
-        that ``after(first)``, called before, gave."""
+    def after_both(self, first: Move, second: Move) -> list[Features]:
+        """Features after ``second``, played after ``first``, which ``enter`` saw before."""
         hexes = move_hexes(second)
-        return self._update(list(start), hexes, self.layers[first], frozenset(hexes), True)
+        start, memo = self.layers[first]
+        return self._update(list(start), hexes, memo, frozenset(hexes), True)
 
     def _update(
         self,
@@ -176,8 +209,9 @@ class _Scorer:
             owners = near.get(h)
             if owners:
                 touched |= owners
+        features = self.evaluator.features
         for p in touched:
-            feats[p] = self.evaluator.features(self.game, p, memo, changed)
+            feats[p] = features(self.game, p, memo, changed)
         return feats
 
     def results(self, feats: list[Features]) -> tuple[float, ...]:
@@ -217,7 +251,6 @@ def plan_turns(
     if tile_sample is not None and len(tiles) > tile_sample:
         tiles = rng.sample(tiles, tile_sample)
     before = scorer.results(scorer.base)
-    after_tile: dict[Move, list[Features]] = {}
     if tile_limit is not None and (tile_limit == 0 or len(tiles) > tile_limit):
         scored: list[tuple[float, int, Move]] = []
         for tile in tiles:
@@ -225,7 +258,8 @@ def plan_turns(
                 value = before[mover]
             else:
                 game.push(tile)
-                feats = after_tile[tile] = scorer.after(tile)
+                # when every placement gets its builds, keep what they start from
+                feats = scorer.enter(tile) if tile_limit == 0 else scorer.after(tile)
                 value = scorer.results(feats)[mover]
                 game.pop()
             scored.append((-value, len(scored), tile))
@@ -241,8 +275,8 @@ def plan_turns(
             continue
         game.push(tile)
         hexes = move_hexes(tile)
-        feats = after_tile.get(tile) or scorer.after(tile)
         if game.phase == "build" and game.to_move == mover:
+            feats = scorer.enter(tile)
             mine = any(mover in near.get(h, ()) for h in hexes)
             if mine or shortlist is None:
                 builds = relevant_builds(game, rng, hexes)
@@ -252,7 +286,7 @@ def plan_turns(
             tried = []
             for build in builds:
                 game.push(build)
-                turn = Turn((tile, build), scorer.results(scorer.after_both(tile, build, feats)))
+                turn = Turn((tile, build), scorer.results(scorer.after_both(tile, build)))
                 game.pop()
                 plans.append(turn)
                 tried.append(turn)
@@ -264,7 +298,7 @@ def plan_turns(
                     t.moves[1] for t in tried if not set(move_hexes(t.moves[1])) & set(hexes)
                 ][:SHORTLIST]
         else:
-            plans.append(Turn((tile,), scorer.results(feats)))
+            plans.append(Turn((tile,), scorer.results(scorer.after(tile))))
         game.pop()
         if deadline is not None and plans and time.perf_counter() > deadline:
             break

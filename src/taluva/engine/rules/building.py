@@ -124,8 +124,14 @@ def can_build(s: Position, player: int) -> bool:
         level = s.level
         anywhere = s.setup.adjacent_hut
         for hex_ in s.free:  # the founding rule, as in generate_builds
-            if level[hex_] == 1 and (anywhere or not any(hex_ + d in own for d in DELTAS)):
-                return True
+            if level[hex_] == 1:
+                if anywhere:
+                    return True
+                for d in DELTAS:
+                    if hex_ + d in own:
+                        break
+                else:
+                    return True
     return bool(build_moves(s))
 
 

@@ -62,7 +62,6 @@ def join(
     building = new.building
     settlement = new.settlement = s.settlement.copy()
     lists = new.settlement_lists = list(s.settlement_lists)  # the others' still hold
-    lists[player] = None
     joined = set(hexes)
     smallest = len(hexes)
     for hex_ in hexes:
@@ -76,6 +75,12 @@ def join(
     merged = frozenset(joined)
     for hex_ in merged:
         settlement[hex_] = merged
+    known = lists[player]
+    if known is not None:  # the player's list, the settlements merged replaced by the merger
+        known = [group for group in known if group.isdisjoint(merged)]
+        known.append(merged)
+        known.sort(key=min)
+    lists[player] = known
     return merged, smallest
 
 
