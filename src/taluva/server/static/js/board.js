@@ -52,7 +52,22 @@ export class Board {
     this.marks = {};
     this.bindPointer();
     this.bindKeys();
-    new ResizeObserver(() => { this.camera.resized(); this.camera.apply(); }).observe(this.svg);
+    this.host = container;
+    new ResizeObserver(([entry]) => this.sized(entry.contentRect.width, entry.contentRect.height)).observe(container);
+  }
+
+  /**
+   * Give the SVG its host's size in pixels, keeping the view's centre and scale. Sized by
+   * percentage, the SVG would be laid out again, with every text of the island (tens of
+   * milliseconds), whenever anything beside the board changed, such as the hint line.
+   */
+  sized(width, height) {
+    const style = this.svg.style;
+    if (!width || !height || (style.width === `${width}px` && style.height === `${height}px`)) return;
+    style.width = `${width}px`;
+    style.height = `${height}px`;
+    this.camera.resized();
+    this.camera.apply();
   }
 
   terrainFill(terrain, level) {
@@ -89,6 +104,10 @@ export class Board {
     }
     this.motion.skip();
     const start = performance.now();
+    if (first) {
+      const box = this.host.getBoundingClientRect();
+      this.sized(box.width, box.height);
+    }
     const oneMove = animate && previous && state.ply === previous.ply + 1;
     this.redrawn = oneMove && this.update(previous) ? "changed hexes" : "whole island";
     if (this.redrawn === "whole island") this.draw();
@@ -143,8 +162,9 @@ export class Board {
 
   /**
    * After one move, redraw only the hexes it changed and their neighbours (whose sides and
-   * edges depend on them), each put back in painting order, and the sea; the result is the
-   * same as a whole drawing. False when the change is not a move's (then draw everything).
+   * edges depend on them), each put back in painting order, and the sea where land was
+   * added; the result is the same as a whole drawing. False when the change is not a
+   * move's (then draw everything).
    */
   update(previous) {
     const state = this.state;
@@ -173,6 +193,10 @@ export class Board {
     const levelOf = (q, r) => this.levels.get(key(q, r)) || 0;
     const tileOf = (q, r) => this.tiles.get(key(q, r));
     const scratch = el("g");
+    // The layer's children are in painting order: each redrawn hex goes before the first
+    // child nearer than it (found by bisection over their depths, read once).
+    const children = [...this.islandLayer.children];
+    const depths = children.map(depthOf);
     for (const k of affected) {
       const hex = now.get(k);
       const markup = new Markup();
@@ -180,15 +204,26 @@ export class Board {
       fill(scratch, markup);
       const node = scratch.firstChild;
       const depth = p.depth(hex.q, hex.r);
-      const next = [...this.islandLayer.children].find((child) => depthOf(child) > depth) || null;
-      this.islandLayer.insertBefore(node, next);
+      let low = 0;
+      let high = depths.length;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if (depths[middle] > depth) high = middle;
+        else low = middle + 1;
+      }
+      this.islandLayer.insertBefore(node, children[low] || null);
+      children.splice(low, 0, node);
+      depths.splice(low, 0, depth);
     }
-    const sea = new Markup();
-    const zone = state.zone?.polygon?.length ? this.art.zoneOutline(p, state.zone.polygon) : null;
-    if (zone) this.art.zoneShade(sea, zone);
-    this.art.seaGrid(sea, p, state.hexes, (q, r) => this.levels.has(key(q, r)));
-    this.art.lagoons(sea, p, state.lagoons);
-    fill(this.seaLayer, sea);
+    // The sea (its grid, lagoons and the zone's shade) changes only where land was added.
+    if (previous.hexes.length !== state.hexes.length || !same(previous.lagoons, state.lagoons)) {
+      const sea = new Markup();
+      const zone = state.zone?.polygon?.length ? this.art.zoneOutline(p, state.zone.polygon) : null;
+      if (zone) this.art.zoneShade(sea, zone);
+      this.art.seaGrid(sea, p, state.hexes, (q, r) => this.levels.has(key(q, r)));
+      this.art.lagoons(sea, p, state.lagoons);
+      fill(this.seaLayer, sea);
+    }
     this.drawMarks();
     return true;
   }
