@@ -13,6 +13,7 @@ import { playerCard, showResult } from "./panels.js";
 import { RematchPanel } from "./rematch.js";
 import { TurnSignals } from "./signals.js";
 import { lastTurns, movesInWords } from "./movewords.js";
+import { MoveLog } from "./movelog.js";
 import { ReviewPanel } from "./review.js";
 import {
   TERRAIN_NAMES, canonicalDouble, doubleFootprint, key, moveHexes, neighbour, parseKey,
@@ -278,10 +279,17 @@ export class GamePage {
     this.renderActions();
     this.renderReplay();
     this.review.update(this.state);
-    clear(this.legalList, ...(this.myTurn() ? this.state.legal.slice(0, 400).map((m) => h("option", { value: m })) : []));
+    // The typed moves' suggestions, built again only when the list changes (up to 400 options).
+    const suggested = this.myTurn() ? this.state.legal : null;
+    if (suggested !== this.suggested) {
+      this.suggested = suggested;
+      clear(this.legalList, ...(suggested || []).slice(0, 400).map((m) => h("option", { value: m })));
+    }
     this.moveForm.hidden = !this.myTurn();
     const tileMode = this.myTurn() && !!this.mode;
     this.toolbar.querySelector(".tile-tools").hidden = !tileMode;
+    // A seated player's toolbar keeps the tools' place while they are hidden (style.css).
+    this.toolbar.classList.toggle("seated", this.state.status === "live" && this.seats.length > 0);
     this.tools.place.disabled = !(this.locked && this.legal.has(this.ghostMove()));
     this.tools.cancel.hidden = !this.locked;
     this.drawOverlays();
@@ -406,6 +414,10 @@ export class GamePage {
   }
 
   renderPlayers(s) {
+    // Built again only when what the cards show changed (most moves change no card).
+    const shown = JSON.stringify([s.players, s.to_move, s.status, !!s.result, s.options.expansions, this.seats]);
+    if (shown === this.playersShown) return;
+    this.playersShown = shown;
     const cards = s.players.map((p) => playerCard(s, p, {
       colour: this.board.playerColour(p.seat), yours: this.seats.includes(p.seat),
     }));
@@ -421,34 +433,8 @@ export class GamePage {
   }
 
   renderLog(s) {
-    const entries = [];
-    const current = this.replay ? this.replay.ply : null;
-    let turn = null;
-    let previous = null;
-    const said = movesInWords(s);
-    s.moves.forEach((text, ply) => {
-      const seat = s.movers?.[ply];
-      const kind = text.split(" ")[0];
-      const tilePhase = kind === "tile" || kind === "draw" || kind === "double";
-      const startsTurn = tilePhase && previous !== "draw";
-      if (!turn || startsTurn || seat !== turn.seat) {
-        turn = { seat, items: [] };
-        entries.push(turn);
-      }
-      turn.items.push([ply, text, said[ply].words]);
-      previous = kind;
-    });
-    const rows = entries.map((t) => h("li", {},
-      h("span", { class: "who" }, `${s.players[t.seat]?.name ?? "?"}: `),
-      ...t.items.map(([ply, text, words]) => h("button", {
-        type: "button", class: `log-move${current === ply + 1 ? " current" : ""}`,
-        title: `${text} (move ${ply + 1}: show the position after it)`, "data-move": text,
-        onclick: () => this.showReplay(ply + 1),
-      }, words, h("code", { class: "notation" }, text)))));
-    clear(this.log, ...rows);
-    // Scrolled in the next frame, whose layout is due anyway (reading scrollHeight now would
-    // force one more layout of the whole page on every move).
-    if (!this.replay) requestAnimationFrame(() => { this.log.scrollTop = this.log.scrollHeight; });
+    this.moveLog ??= new MoveLog(this.log, (ply) => this.showReplay(ply));
+    this.moveLog.show(s, this.replay ? this.replay.ply : null, !this.replay);
   }
 
   renderActions() {
