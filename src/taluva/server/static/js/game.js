@@ -13,6 +13,7 @@ import { playerCard, showResult } from "./panels.js";
 import { RematchPanel } from "./rematch.js";
 import { TurnSignals } from "./signals.js";
 import { lastTurns, movesInWords } from "./movewords.js";
+import { WinChancePanel } from "./winchance.js";
 import { MoveLog } from "./movelog.js";
 import { ReviewPanel } from "./review.js";
 import {
@@ -114,6 +115,9 @@ export class GamePage {
     this.leave = new LeaveControls(this.id, (message) => this.socket.send(message));
     this.playersBox.before(this.clocks.node);
     side.querySelector(".actions").after(this.leave.node);
+    // The optional win-chance bar (js/winchance.js).
+    this.winChance = new WinChancePanel((message) => this.socket.send(message), (seat) => this.board.playerColour(seat));
+    this.hintText.after(this.winChance.node);
     side.append(this.signals.node, this.chat.node);
     // The game's review once it is over (js/review.js).
     this.review = new ReviewPanel(this);
@@ -165,6 +169,9 @@ export class GamePage {
       case "hint":
         this.showHint(message);
         break;
+      case "chances":
+        this.winChance.onMessage(message);
+        break;
       case "chat":
       case "accepted":
         this.chat.onMessage(message);
@@ -176,6 +183,7 @@ export class GamePage {
         this.review.onMessage(message);
         break;
       case "error":
+        if (this.winChance.onError(message)) break;
         this.hintButton.disabled = false;
         toast(message.message, "error");
         this.chat.onError(message);
@@ -270,6 +278,7 @@ export class GamePage {
     this.chat.update(this.state.players, this.seats);
     this.clocks.update(this.state);
     this.leave.update(this.state, this.seats);
+    this.winChance.update(this.state);
     this.renderStatus();
     this.renderJoin();
     this.renderTilePanel(s);
