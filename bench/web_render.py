@@ -14,10 +14,17 @@ tile. Then, in Debian's Chromium driven by Playwright:
   reported, with the number of frames drawn meanwhile. Repeated ``--moves`` times, on fresh
   copies of the position.
 
+Times are wall-clock; each task's CPU time on the main thread (from the trace) is shown
+beside it, since on a shared, loaded machine the page waits for a core as well as works.
+``--against REV`` measures REV's client (its ``static`` folder from ``git archive``, served by
+this server) in the same run, page load for page load and move for move alternately, so both
+see the same load. ``--trace FOLDER`` keeps the traces (open them in chrome://tracing or
+Perfetto).
+
 Targets (issue 16): first render under 100 ms, longest task during an animation under 50 ms.
 
     .venv/bin/python bench/web_render.py
-    .venv/bin/python bench/web_render.py --loads 10 --moves 5
+    .venv/bin/python bench/web_render.py --loads 10 --moves 5 --against HEAD~3
 """
 
 from __future__ import annotations
@@ -113,8 +120,43 @@ def free_port() -> int:
         return port
 
 
-def start_server(database: str, port: int) -> subprocess.Popen[str]:
-    command = [sys.executable, "-m", "taluva", "serve", "--port", str(port)]
+# ``taluva serve`` with another folder of client files (``--against``): the server is this
+# tree's, only the page and its scripts are REV's.
+SERVE_WITH_STATIC = (
+    "import pathlib, sys; import taluva.server.app as app; "
+    "app.STATIC = pathlib.Path(sys.argv.pop(1)); from taluva.cli import main; sys.exit(main())"
+)
+
+
+def export_static(revision: str, folder: Path) -> Path:
+    """Write the client files (``src/taluva/server/static``) of a git revision under
+    ``folder``; return their folder."""
+    root = subprocess.run(
+        ["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    commit = subprocess.run(
+        ["git", "-C", root, "rev-parse", "--verify", f"{revision}^{{commit}}"],
+        capture_output=True,
+        text=True,
+    )
+    if commit.returncode != 0:
+        raise SystemExit(f"--against {revision}: not a commit ({commit.stderr.strip()})")
+    static = "src/taluva/server/static"
+    archive = subprocess.Popen(
+        ["git", "-C", root, "archive", commit.stdout.strip(), static], stdout=subprocess.PIPE
+    )
+    subprocess.run(["tar", "-x", "-C", str(folder)], stdin=archive.stdout, check=True)
+    assert archive.stdout is not None
+    archive.stdout.close()
+    if archive.wait() != 0:
+        raise SystemExit(f"git archive {revision} failed")
+    return folder / static
+
+
+def start_server(database: str, port: int, static: Path | None = None) -> subprocess.Popen[str]:
+    """``taluva serve`` on loopback, with the client files of ``static`` if given."""
+    launch = ["-m", "taluva"] if static is None else ["-c", SERVE_WITH_STATIC, str(static)]
+    command = [sys.executable, *launch, "serve", "--port", str(port)]
     process = subprocess.Popen(
         [*command, "--database", database, "--ai-workers", "0"],
         stdout=subprocess.DEVNULL,
@@ -131,33 +173,86 @@ def start_server(database: str, port: int) -> subprocess.Popen[str]:
     return process
 
 
-def open_game(context: Any, url: str, game_id: str, seat: int) -> Any:
+def open_game(context: Any, url: str, game_id: str, seat: int, browser: Any = None) -> Any:
+    """The game's page with ``seat``'s token, once the board's first frame was shown; with
+    ``browser``, the page load is traced (the trace is kept as ``page.load_trace``)."""
     page = context.new_page()
     page.goto(url + "/")
     page.evaluate(
         "t => localStorage.setItem('taluva.tokens', JSON.stringify(t))",
         {game_id: {str(seat): token(game_id, seat)}},
     )
+    if browser is not None:
+        browser.start_tracing(page=page, categories=["toplevel", "blink.user_timing"])
     page.goto(f"{url}/#/game/{game_id}")
     page.wait_for_function("() => performance.getEntriesByName('board:first-frame').length")
+    if browser is not None:
+        page.load_trace = json.loads(browser.stop_tracing())
     return page
 
 
-def first_render(context: Any, url: str, game_id: str, loads: int) -> dict[str, list[float]]:
-    """The board's first drawing and first frame, in ms, over ``loads`` page loads."""
-    out: dict[str, list[float]] = {"draw": [], "frame": [], "hexes": []}
-    for _ in range(loads):
-        page = open_game(context, url, game_id, 0)
-        draw, frame, hexes = page.evaluate(
-            """() => [performance.getEntriesByName('board:first-draw')[0].duration,
-                      performance.getEntriesByName('board:first-frame')[0].duration,
-                      document.querySelectorAll('svg.board .hex').length]"""
+def main_thread_tasks(trace: dict[str, Any]) -> list[dict[str, Any]]:
+    """The top-level tasks of the renderers' main threads in a Chromium trace."""
+    events = trace["traceEvents"] if isinstance(trace, dict) else trace
+    mains = {
+        (e["pid"], e["tid"])
+        for e in events
+        if e.get("ph") == "M"
+        and e.get("name") == "thread_name"
+        and e["args"].get("name") == "CrRendererMain"
+    }
+    return [
+        e
+        for e in events
+        if (e.get("pid"), e.get("tid")) in mains
+        and e.get("ph") == "X"
+        and e.get("name") in ("RunTask", "ThreadControllerImpl::RunTask")
+    ]
+
+
+def frames_of(trace: dict[str, Any]) -> int:
+    events = trace["traceEvents"] if isinstance(trace, dict) else trace
+    return sum(1 for e in events if e.get("name") == "BeginFrame" and e.get("ph") == "I")
+
+
+def cpu_between(trace: dict[str, Any], first: str, last: str) -> float:
+    """Main-thread CPU time (ms) of the tasks from the start of user-timing measure ``first``
+    to the end of measure ``last``: the work behind the figures the page measures itself."""
+    events = trace["traceEvents"]
+    marks = {
+        (e["name"], e["ph"]): e["ts"]
+        for e in events
+        if e.get("cat") == "blink.user_timing" and e.get("ph") in ("b", "e")
+    }
+    start, end = marks[(first, "b")], marks[(last, "e")]
+    return float(
+        sum(
+            t.get("tdur", 0) / 1000
+            for t in main_thread_tasks(trace)
+            if t["ts"] + t["dur"] > start and t["ts"] < end
         )
-        out["draw"].append(draw)
-        out["frame"].append(frame)
-        out["hexes"].append(hexes)
-        page.close()
-    return out
+    )
+
+
+def save_trace(folder: Path | None, name: str, trace: Any) -> None:
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{name}.json").write_text(json.dumps(trace))
+
+
+def first_render(browser: Any, context: Any, url: str, game_id: str) -> dict[str, float]:
+    """One page load: the board's first drawing and first frame (ms, wall-clock), and the
+    main thread's CPU time from the start of that drawing to the frame."""
+    page = open_game(context, url, game_id, 0, browser)
+    draw, frame, hexes = page.evaluate(
+        """() => [performance.getEntriesByName('board:first-draw')[0].duration,
+                  performance.getEntriesByName('board:first-frame')[0].duration,
+                  document.querySelectorAll('svg.board .hex').length]"""
+    )
+    trace = page.load_trace
+    page.close()
+    cpu = cpu_between(trace, "board:first-draw", "board:first-frame")
+    return {"draw": draw, "frame": frame, "cpu": cpu, "hexes": hexes, "trace": trace}
 
 
 def chosen_move(game: Game) -> str:
@@ -172,29 +267,8 @@ def chosen_move(game: Game) -> str:
     return max(tiles, key=buried)
 
 
-def main_thread_tasks(trace: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The renderer main thread's top-level tasks and its frames, from a Chromium trace."""
-    events = trace["traceEvents"] if isinstance(trace, dict) else trace
-    mains = {
-        (e["pid"], e["tid"])
-        for e in events
-        if e.get("ph") == "M"
-        and e.get("name") == "thread_name"
-        and e["args"].get("name") == "CrRendererMain"
-    }
-    tasks = [
-        e
-        for e in events
-        if (e.get("pid"), e.get("tid")) in mains
-        and e.get("ph") == "X"
-        and e.get("name") in ("RunTask", "ThreadControllerImpl::RunTask")
-    ]
-    frames = [e for e in events if e.get("name") == "BeginFrame" and e.get("ph") == "I"]
-    return tasks, frames
-
-
-def animated_move(browser: Any, url: str, game_id: str, game: Game) -> dict[str, float]:
-    """Longest main-thread task (ms) while a move arrives and animates, and the frames."""
+def animated_move(browser: Any, url: str, game_id: str, game: Game) -> dict[str, Any]:
+    """Longest main-thread task (ms, wall and CPU) while a move arrives and animates."""
     context = browser.new_context(viewport={"width": 1440, "height": 900})
     seat = game.to_move
     page = open_game(context, url, game_id, seat)
@@ -204,7 +278,6 @@ def animated_move(browser: Any, url: str, game_id: str, game: Game) -> dict[str,
         page=page,
         categories=["toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline.frame"],
     )
-    page.evaluate("() => { window.animationsSeen = 0; }")
     started = time.perf_counter()
     reply = httpx.post(
         f"{url}/api/games/{game_id}/moves",
@@ -217,22 +290,48 @@ def animated_move(browser: Any, url: str, game_id: str, game: Game) -> dict[str,
     page.wait_for_function("() => document.getAnimations().length === 0", timeout=5000)
     page.wait_for_timeout(100)
     trace = json.loads(browser.stop_tracing())
-    if os.environ.get("TALUVA_TRACE_OUT"):
-        Path(os.environ["TALUVA_TRACE_OUT"]).write_text(json.dumps(trace))
     elapsed = (time.perf_counter() - started) * 1000
     context.close()
-    tasks, frames = main_thread_tasks(trace)
-    durations = sorted((t["dur"] / 1000 for t in tasks), reverse=True)
-    longest = durations[0] if durations else 0.0
+    tasks = sorted(main_thread_tasks(trace), key=lambda t: -t["dur"])
     return {
-        "longest_task_ms": longest,
-        "next_longest_ms": durations[1:3],  # type: ignore[dict-item]
+        "longest": tasks[0]["dur"] / 1000 if tasks else 0.0,
+        "longest_cpu": tasks[0].get("tdur", 0) / 1000 if tasks else 0.0,
+        "next": [t["dur"] / 1000 for t in tasks[1:3]],
+        "most_cpu": max((t.get("tdur", 0) / 1000 for t in tasks), default=0.0),
         "tasks": len(tasks),
-        "frames": len(frames),
+        "frames": frames_of(trace),
         "animations": seen,
         "window_ms": elapsed,
-        "move": move,  # type: ignore[dict-item]
+        "move": move,
+        "trace": trace,
     }
+
+
+def spread(values: list[float]) -> str:
+    return f"median {statistics.median(values):.1f} ms (max {max(values):.1f})"
+
+
+def report(label: str, loads: list[dict[str, float]], moves: list[dict[str, Any]]) -> None:
+    """Print one client's figures."""
+    print(f"{label}:")
+    print(
+        f"  first render, {len(loads)} loads: drawing {spread([x['draw'] for x in loads])}; "
+        f"until the frame was shown {spread([x['frame'] for x in loads])}; main-thread CPU "
+        f"meanwhile {spread([x['cpu'] for x in loads])}  target < 100 ms"
+    )
+    for m in moves:
+        print(
+            f"  move {m['move']}: longest main-thread task {m['longest']:.1f} ms "
+            f"({m['longest_cpu']:.1f} ms CPU; next {', '.join(f'{d:.1f}' for d in m['next'])}; "
+            f"most CPU in one task {m['most_cpu']:.1f} ms) over {m['tasks']} tasks, "
+            f"{m['frames']} frames, {m['animations']} animations, {m['window_ms']:.0f} ms traced"
+            "  target < 50 ms"
+        )
+    longest = [m["longest"] for m in moves]
+    print(
+        f"  longest task over {len(moves)} moves: {spread(longest)}; its CPU "
+        f"{spread([m['longest_cpu'] for m in moves])}  target < 50 ms"
+    )
 
 
 def main() -> None:
@@ -242,51 +341,55 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--loads", type=int, default=5, help="page loads for the first render")
     parser.add_argument("--moves", type=int, default=3, help="animated moves to trace")
+    parser.add_argument("--against", metavar="REV", help="also measure REV's client, alternately")
+    parser.add_argument("--trace", metavar="FOLDER", type=Path, help="keep the traces there")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
     game = island_of_60_tiles(args.seed)
     folder = Path(tempfile.mkdtemp(prefix="taluva-web-render-"))
-    database = f"sqlite:///{folder / 'games.sqlite3'}"
-    ids = store(database, game, 1 + args.moves)
-    port = free_port()
-    server = start_server(database, port)
-    url = f"http://127.0.0.1:{port}"
+    clients: dict[str, Path | None] = {"this tree": None}
+    if args.against:
+        clients[args.against] = export_static(args.against, folder)
+    servers, urls, ids = [], {}, {}
+    loads: dict[str, list[dict[str, float]]] = {name: [] for name in clients}
+    moves: dict[str, list[dict[str, Any]]] = {name: [] for name in clients}
     try:
+        for number, (name, static) in enumerate(clients.items()):
+            database = f"sqlite:///{folder / f'games{number}.sqlite3'}"
+            ids[name] = store(database, game, 1 + args.moves)
+            port = free_port()
+            servers.append(start_server(database, port, static))
+            urls[name] = f"http://127.0.0.1:{port}"
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS)
             version = browser.version
             context = browser.new_context(viewport={"width": 1440, "height": 900})
-            render = first_render(context, url, ids[0], args.loads)
+            for load in range(args.loads):
+                for number, name in enumerate(clients):
+                    got = first_render(browser, context, urls[name], ids[name][0])
+                    save_trace(args.trace, f"load{load}-client{number}", got.pop("trace"))
+                    loads[name].append(got)
             context.close()
-            moves = [animated_move(browser, url, game_id, game) for game_id in ids[1:]]
+            for index in range(args.moves):
+                for number, name in enumerate(clients):
+                    got = animated_move(browser, urls[name], ids[name][1 + index], game)
+                    save_trace(args.trace, f"move{index}-client{number}", got.pop("trace"))
+                    moves[name].append(got)
             browser.close()
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        for server in servers:
+            server.terminate()
+            server.wait(timeout=10)
         shutil.rmtree(folder, ignore_errors=True)
     print(
         f"Chromium {version}, {platform.python_implementation()} {platform.python_version()}, "
         f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}"
     )
-    print(
-        f"island: {TILES} tiles, {render['hexes'][0]:.0f} hexes, {len(game.buildings())} buildings"
-    )
-    draw, frame = render["draw"], render["frame"]
-    print(
-        f"first render, {args.loads} loads: drawing median {statistics.median(draw):.1f} ms "
-        f"(max {max(draw):.1f}); until the frame was shown median "
-        f"{statistics.median(frame):.1f} ms (max {max(frame):.1f})  target < 100 ms"
-    )
-    for m in moves:
-        print(
-            f"move {m['move']}: longest main-thread task {m['longest_task_ms']:.1f} ms "
-            f"(next {', '.join(f'{d:.1f}' for d in m['next_longest_ms'])}) over "
-            f"{m['tasks']} tasks, {m['frames']} frames, {m['animations']} animations, "
-            f"{m['window_ms']:.0f} ms traced  target < 50 ms"
-        )
-    worst = max(m["longest_task_ms"] for m in moves)
-    print(f"longest task over {len(moves)} moves: {worst:.1f} ms")
+    hexes = loads["this tree"][0]["hexes"]
+    print(f"island: {TILES} tiles, {hexes:.0f} hexes, {len(game.buildings())} buildings")
+    for name in clients:
+        report(name, loads[name], moves[name])
 
 
 if __name__ == "__main__":
