@@ -298,3 +298,29 @@ def test_serve_takes_the_review_iterations_and_refuses_none(
     assert main(["serve", "--help"]) == 0
     shown = " ".join(capsys.readouterr().out.split())
     assert "--review-iterations N search iterations per position of a game review" in shown
+
+
+def test_a_game_let_go_and_loaded_again_while_reviewed_still_hears_of_its_review(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    original = workers.review_plies
+    go_on = threading.Event()
+
+    def held(record: dict[str, Any], iterations: int, first: int, last: int) -> Any:
+        assert go_on.wait(timeout=30)
+        return original(record, iterations, first, last)
+
+    monkeypatch.setattr(workers, "review_plies", held)
+    settings = Settings(
+        database=sqlite_url(tmp_path), ai_workers=0, review_iterations=ITERATIONS, finished_cache=1
+    )
+    with TestClient(create_app(settings)) as client:
+        reviewed = finished_game(client)
+        assert client.post(f"/api/games/{reviewed}/review").status_code == 202
+        finished_game(client)  # the server keeps one finished game: it lets the first go
+        with client.websocket_connect(f"/ws/games/{reviewed}") as ws:
+            hello(ws, [])  # the game is read again from the database
+            go_on.set()
+            seen = until_done(ws)
+    assert seen[-1]["status"] == "done"
+    assert seen[-1]["done"] == PLIES + 1

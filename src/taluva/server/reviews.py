@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -159,7 +158,7 @@ class Reviews:
             job = ReviewJob(room.id, len(record["moves"]) + 1)
             self.jobs[room.id] = job
             job.task = asyncio.get_running_loop().create_task(self._run(job, room, record))
-        room.broadcast({"type": "review", **job.view()})
+        self.tell(job, room)
         return job
 
     async def find(self, room: Room) -> ReviewJob | None:
@@ -185,11 +184,11 @@ class Reviews:
                     first,
                     last,
                     game=f"{room.id}:review",
-                    started=_starter(job, room),
+                    started=lambda: self._started(job, room),
                 )
                 parts.append(part)
                 job.done = last + 1
-                room.broadcast({"type": "review", **job.view()})
+                self.tell(job, room)
             review = merge(parts)
             await service.db(store_review, service.store.engine, room.id, review, iterations)
         except asyncio.CancelledError:
@@ -200,12 +199,26 @@ class Reviews:
             log.exception("the review of game %s failed", room.id)
             job.status = FAILED
             job.error = f"the review failed: {error}"
-            room.broadcast({"type": "review", **job.view()})
+            self.tell(job, room)
             return
         job.status = DONE
         job.review = review
         self.jobs.pop(room.id, None)
-        room.broadcast({"type": "review", **job.view()})
+        self.tell(job, room)
+
+    def tell(self, job: ReviewJob, room: Room) -> None:
+        """Send a review's progress to everyone watching its game, in the game's room as the
+        server holds it now (the room a review started in may have been let go and loaded
+        again since)."""
+        service = self.service
+        current = service.finished.get(job.game_id) or service.rooms.get(job.game_id) or room
+        current.broadcast({"type": "review", **job.view()})
+
+    def _started(self, job: ReviewJob, room: Room) -> None:
+        """A worker took one of the review's chunks: the first one marks it running."""
+        if job.status == QUEUED:
+            job.status = RUNNING
+            self.tell(job, room)
 
     async def stop(self) -> None:
         """Stop every review in progress (the server is stopping)."""
@@ -213,14 +226,3 @@ class Reviews:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-
-
-def _starter(job: ReviewJob, room: Room) -> Callable[[], None]:
-    """What a chunk does when a worker takes it: the first one marks the review running."""
-
-    def started() -> None:
-        if job.status == QUEUED:
-            job.status = RUNNING
-            room.broadcast({"type": "review", **job.view()})
-
-    return started
