@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Final
 
 from taluva.ai.agents import Agent, GreedyAgent, RandomAgent
+from taluva.ai.evaluation import Evaluator
 from taluva.ai.levels import LEVELS, TOP_LEVEL, level_agent
 from taluva.ai.mcts import MctsAgent
 from taluva.ai.parallel import ParallelMctsAgent
@@ -19,6 +20,7 @@ AGENT_SPECS: Final = (
     "mcts:iterations=N",
     "mcts:time=SECONDS",
     "mcts:iterations=N,processes=P",
+    "mcts:iterations=N,eval=learned",
     "level:N",
     "engine:COMMAND",
 )
@@ -31,7 +33,8 @@ class InvalidAgentSpec(ValueError):
 def make_agent(spec: str, seed: int | None = None, *, engine_timeout: float | None = None) -> Agent:
     """Build an agent from its text: ``random``, ``greedy``, ``mcts`` (the top level's budget),
     ``mcts:iterations=N``, ``mcts:time=SECONDS`` (both may be given, comma-separated; with
-    ``processes=P``, that search in P processes at once, merged at the root: level 6's way),
+    ``processes=P``, that search in P processes at once, merged at the root: level 6's way;
+    with ``eval=learned``, valuing positions by the learned network, ``taluva.ai.learned``),
     ``level:N`` (1-5) or ``engine:COMMAND`` (an outside program speaking the engine protocol,
     given ``engine_timeout`` seconds an answer, ``protocol.ENGINE_TIMEOUT`` by default)."""
     if not isinstance(spec, str) or not spec.strip():
@@ -44,9 +47,21 @@ def make_agent(spec: str, seed: int | None = None, *, engine_timeout: float | No
     if kind == "greedy" and not rest:
         return GreedyAgent(seed)
     if kind == "mcts":
-        options = _options(text, rest, {"iterations", "time", "processes"})
+        options = _options(text, rest, {"iterations", "time", "processes", "eval"})
+        evaluation = options.pop("eval", "heuristic").lower()
+        if evaluation not in {"heuristic", "learned"}:
+            raise InvalidAgentSpec(
+                f"agent {text!r}: eval={evaluation!r} is not an evaluation; use eval=heuristic "
+                "or eval=learned"
+            )
+        learned = evaluation == "learned"
+        if learned and "processes" in options:
+            raise InvalidAgentSpec(f"agent {text!r}: eval=learned searches in one process")
         if not options:
             top = LEVELS[TOP_LEVEL]
+            if learned:
+                evaluator = _learned_evaluator()
+                return MctsAgent(seed, top.iterations, top.seconds, evaluator, name=text)
             return MctsAgent(seed, iterations=top.iterations, seconds=top.seconds, name="mcts")
         iterations = (
             int(_number(text, options, "iterations", int)) if "iterations" in options else None
@@ -54,6 +69,8 @@ def make_agent(spec: str, seed: int | None = None, *, engine_timeout: float | No
         seconds = _number(text, options, "time", float) if "time" in options else None
         if iterations is None and seconds is None:
             raise InvalidAgentSpec(f"agent {text!r}: give iterations=N, time=SECONDS or both")
+        if learned:
+            return MctsAgent(seed, iterations, seconds, _learned_evaluator(), name=text)
         if "processes" in options:
             processes = int(_number(text, options, "processes", int))
             return ParallelMctsAgent(
@@ -72,6 +89,17 @@ def make_agent(spec: str, seed: int | None = None, *, engine_timeout: float | No
         timeout = ENGINE_TIMEOUT if engine_timeout is None else engine_timeout
         return EngineAgent(rest.strip(), seed, timeout=timeout)
     raise InvalidAgentSpec(f"unknown agent {text!r}: expected one of {', '.join(AGENT_SPECS)}")
+
+
+def _learned_evaluator() -> Evaluator:
+    """The learned evaluation, imported only when asked for (it needs NumPy)."""
+    try:
+        from taluva.ai.learned import LearnedEvaluator
+    except ImportError as problem:
+        raise InvalidAgentSpec(
+            f"eval=learned needs NumPy ({problem}): pip install 'taluva[learned]'"
+        ) from None
+    return LearnedEvaluator()
 
 
 def _options(text: str, rest: str, allowed: set[str]) -> dict[str, str]:

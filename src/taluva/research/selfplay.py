@@ -77,10 +77,16 @@ def done_games(path: Path) -> set[tuple[str, int]]:
 
 
 def play_games(
-    games: int, seed: int, out: Path, mapper: arena.MapFunction, resume: bool = False
+    games: int,
+    seed: int,
+    out: Path,
+    mapper: arena.MapFunction,
+    resume: bool = False,
+    limit: int | None = None,
 ) -> int:
-    """Play the self-play games not yet in ``out`` and append them; returns how many ran."""
-    tasks = selfplay_tasks(games, seed)
+    """Play the self-play games not yet in ``out`` (only the first ``limit`` of the schedule,
+    if given) and append them; returns how many ran."""
+    tasks = selfplay_tasks(games, seed)[:limit]
     if out.exists() and not resume:
         raise FileExistsError(f"{out} exists: pass --resume to add the games it lacks")
     done = done_games(out)
@@ -194,15 +200,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     games.add_argument("--workers", type=int, default=1, help="local processes (default 1)")
     games.add_argument("--ray", metavar="ADDRESS", help="play on a Ray cluster instead")
     games.add_argument("--resume", action="store_true", help="add the games the file lacks")
+    games.add_argument(
+        "--limit", type=int, help="play only the first N games of the schedule (all matchups)"
+    )
     positions = commands.add_parser("positions", help="records to the model's inputs and ranks")
     positions.add_argument("records", type=Path, nargs="+", help="JSON Lines files of records")
     positions.add_argument("--out", type=Path, required=True, help="the .npz to write")
     args = parser.parse_args(argv)
     try:
         if args.command == "games":
-            count = play_games(
-                args.games, args.seed, args.out, _mapper(args.workers, args.ray), args.resume
-            )
+            mapper = _mapper(args.workers, args.ray)
+            count = play_games(args.games, args.seed, args.out, mapper, args.resume, args.limit)
             print(f"played {count} games into {args.out}")
         else:
             count = export_positions(args.records, args.out)

@@ -136,7 +136,7 @@ def train(
         elif epoch - best[1] >= PATIENCE:
             break
     assert best is not None
-    _, best_epoch, coefs, intercepts = best
+    best_loss, best_epoch, coefs, intercepts = best
     model_arrays: dict[str, Any] = {
         "format": np.array(MODEL_FORMAT),
         "names": np.array(INPUT_NAMES),
@@ -155,7 +155,8 @@ def train(
         f"{int(fit.sum())} training pairs, {int(valid.sum())} validation pairs, "
         f"{int(test.sum())} held-out pairs",
         f"network {PAIR_INPUTS}-{'-'.join(map(str, hidden))}-1, alpha {alpha:g}, "
-        f"best epoch {best_epoch} of {epoch}, {seconds:.0f} s, {out.stat().st_size} bytes",
+        f"best epoch {best_epoch} of {epoch} (validation loss {best_loss:.4f}), {seconds:.0f} s, "
+        f"{out.stat().st_size} bytes",
         f"{'held out':<16} {'pairs':>7} {'learned loss':>12} {'acc':>6} "
         f"{'heuristic loss':>14} {'acc':>6}",
     ]
@@ -189,10 +190,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("positions", type=Path, help="from taluva.research.selfplay positions")
     parser.add_argument("--out", type=Path, required=True, help="the model file to write")
-    parser.add_argument("--hidden", default="32,16", help="hidden layer sizes (default 32,16)")
+    parser.add_argument("--hidden", default="16", help="hidden layer sizes (default 16)")
     parser.add_argument("--seed", type=int, default=0, help="the network's seed (default 0)")
     parser.add_argument("--epochs", type=int, default=40, help="at most (default 40)")
-    parser.add_argument("--alpha", type=float, default=1e-3, help="L2 penalty (default 1e-3)")
+    parser.add_argument("--alpha", type=float, default=0.01, help="L2 penalty (default 0.01)")
     args = parser.parse_args(argv)
     try:
         hidden = tuple(int(n) for n in args.hidden.split(","))

@@ -1,0 +1,163 @@
+"""The learned evaluation: the shipped model, its values of fixed positions, the agent spec."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from taluva import Game
+from taluva.ai import InvalidAgentSpec, make_agent
+from taluva.ai.evaluation import DEFAULT_EVALUATOR, Situation, situation
+from taluva.ai.learned import (
+    INPUT_NAMES,
+    MODEL_FORMAT,
+    LearnedEvaluator,
+    ModelError,
+    load_network,
+    position_inputs,
+)
+from taluva.ai.mcts import MctsAgent
+
+
+def played(seed: int, players: int, plies: int) -> Game:
+    """A position reached by seeded random play."""
+    rng = random.Random(seed)
+    game = Game.new(players=players, seed=seed)
+    while game.result is None and game.ply < plies:
+        game.play(game.random_move(rng))
+    return game
+
+
+FIXED = [
+    # (seed, players, plies): the shipped model's results there, to 1e-9 (a model trained
+    # again must give these, or the test's numbers are renewed with it)
+    ((3, 2, 20), [0.7290971353, 0.2709028647]),
+    ((5, 2, 41), [0.8777146806, 0.1222853194]),
+    ((7, 4, 50), [0.7974182312, 0.5116972111, 0.3942501083, 0.2966344494]),
+]
+
+
+def test_the_shipped_model_loads_with_this_versions_inputs() -> None:
+    network = load_network()
+    assert network.width == len(INPUT_NAMES)
+    assert network.first.shape == (len(INPUT_NAMES), 2 * len(network.first_bias))
+
+
+@pytest.mark.parametrize(("where", "expected"), FIXED)
+def test_the_shipped_model_values_fixed_positions_exactly(
+    where: tuple[int, int, int], expected: list[float]
+) -> None:
+    game = played(*where)
+    assert game.result is None
+    assert LearnedEvaluator().results(game) == pytest.approx(expected, abs=1e-9)
+
+
+@pytest.mark.parametrize(("where", "expected"), FIXED)
+def test_expected_results_add_up_as_places_do(
+    where: tuple[int, int, int], expected: list[float]
+) -> None:
+    results = LearnedEvaluator().results(played(*where))
+    players = len(results)
+    assert sum(results) == pytest.approx(players / 2)
+    assert all(0.0 <= r <= 1.0 for r in results)
+
+
+def test_the_chances_of_a_pair_add_up_to_one_and_to_the_counts() -> None:
+    game = played(7, 4, 50)
+    features = [DEFAULT_EVALUATOR.features(game, p) for p in range(4)]
+    rows = position_inputs(features, situation(game), game.phase != "tile")
+    network = load_network()
+    ahead = network.ahead(rows)
+    assert np.allclose(ahead + ahead.T, 1.0)
+    assert network.ahead_counts(rows) == pytest.approx((ahead.sum(axis=1) - 0.5).tolist())
+
+
+def test_a_finished_game_is_valued_by_its_outcome() -> None:
+    rng = random.Random(2)
+    game = Game.new(players=2, seed=2)
+    while game.result is None:
+        game.play(game.random_move(rng))
+    assert LearnedEvaluator().results(game) == DEFAULT_EVALUATOR.results(game)
+
+
+def test_players_out_rank_below_those_in_and_the_first_out_lowest() -> None:
+    game = played(7, 4, 30)
+    features = [DEFAULT_EVALUATOR.features(game, p) for p in range(4)]
+    where = Situation(mover=0, eliminated=(3, 1), turns=(3, 0, 3, 0), tiles_left=4)
+    results = LearnedEvaluator().learned_results(features, where, building=False)
+    assert results[3] == 0.0
+    assert results[1] == pytest.approx(1 / 3)
+    assert results[0] + results[2] == pytest.approx((2 + 2 + 1) / 3)
+    assert min(results[0], results[2]) >= 2 / 3
+
+
+def test_inputs_follow_the_names_and_see_whose_move_it_is() -> None:
+    game = played(5, 2, 41)
+    features = [DEFAULT_EVALUATOR.features(game, p) for p in range(2)]
+    rows = position_inputs(features, situation(game), game.phase != "tile")
+    assert [len(row) for row in rows] == [len(INPUT_NAMES)] * 2
+    moving = INPUT_NAMES.index("moving")
+    assert [row[moving] for row in rows] == [float(p == game.to_move) for p in range(2)]
+
+
+def test_a_model_of_another_format_is_refused_naming_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "other.npz"
+    np.savez(path, format=np.array("something-else/1"))
+    with pytest.raises(ModelError, match=r"other\.npz: not a learned value model"):
+        load_network(path)
+
+
+def test_a_model_of_other_inputs_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "old.npz"
+    np.savez(path, format=np.array(MODEL_FORMAT), names=np.array(["huts_left"]))
+    with pytest.raises(ModelError, match="are not this version's"):
+        load_network(path)
+
+
+def test_a_missing_model_file_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ModelError, match=r"missing\.npz: cannot read the model"):
+        load_network(tmp_path / "missing.npz")
+
+
+def test_the_spec_eval_learned_makes_a_search_with_the_learned_evaluation() -> None:
+    agent = make_agent("mcts:iterations=4,eval=learned", seed=1)
+    assert isinstance(agent, MctsAgent)
+    assert isinstance(agent.evaluator, LearnedEvaluator)
+    assert (agent.name, agent.iterations, agent.seconds) == (
+        "mcts:iterations=4,eval=learned",
+        4,
+        None,
+    )
+    game = played(3, 2, 20)
+    move = agent.choose(game.copy())
+    assert game.is_legal(move)
+    again = make_agent("mcts:iterations=4,eval=learned", seed=1).choose(game.copy())
+    assert again == move
+
+
+def test_eval_learned_alone_searches_with_the_top_levels_budget() -> None:
+    agent = make_agent("mcts:eval=learned")
+    assert isinstance(agent, MctsAgent) and isinstance(agent.evaluator, LearnedEvaluator)
+    assert (agent.iterations, agent.seconds) == (800, 8.0)
+
+
+def test_eval_heuristic_is_the_default_search() -> None:
+    agent = make_agent("mcts:iterations=4,eval=heuristic")
+    assert isinstance(agent, MctsAgent) and agent.evaluator is DEFAULT_EVALUATOR
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("mcts:iterations=4,eval=neural", "eval='neural' is not an evaluation; use eval=heuristic"),
+        ("mcts:iterations=4,processes=2,eval=learned", "eval=learned searches in one process"),
+        ("mcts:eval", "'eval' is not an option"),
+        ("greedy:eval=learned", "unknown agent"),
+    ],
+)
+def test_bad_eval_specs_are_refused_saying_why(spec: str, message: str) -> None:
+    with pytest.raises(InvalidAgentSpec, match=message):
+        make_agent(spec)
