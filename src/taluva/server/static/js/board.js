@@ -131,7 +131,7 @@ export class Board {
     fill(this.seaLayer, sea);
     fill(this.islandLayer, island);
     fill(this.zoneLayer, zoneLine);
-    this.drawMarks();
+    this.marksChanged();
   }
 
   drawLayers(p, state, seaLayer, layer, zoneLayer) {
@@ -224,7 +224,7 @@ export class Board {
       this.art.lagoons(sea, p, state.lagoons);
       fill(this.seaLayer, sea);
     }
-    this.drawMarks();
+    this.marksChanged();
     return true;
   }
 
@@ -257,11 +257,21 @@ export class Board {
     if (wanted.length && !wanted.some((hex) => this.contains(this.boxOf([hex])))) this.fit();
   }
 
+  /** The island changed under the marks: draw them again before the next frame, unless new
+   * marks come first (the game page sets them after every state, in the same task). */
+  marksChanged() {
+    this.marksStale = true;
+    queueMicrotask(() => { if (this.marksStale) this.drawMarks(); });
+  }
+
   drawMarks() {
+    this.marksStale = false;
     const { turns = [], lastTurn = [], spots = [], targets = [], selected = null } = this.marks;
-    const layer = this.markLayer;
-    layer.replaceChildren();
-    if (!this.state) return;
+    const layer = new Markup();
+    if (!this.state) {
+      this.markLayer.replaceChildren();
+      return;
+    }
     for (const turn of turns) {
       const g = el("g", { class: `last-turn${turn.latest ? " latest" : ""}`, "data-seat": turn.seat }, layer);
       this.outline(g, turn.hexes, "rgba(0,0,0,0.7)", turn.latest ? 5 : 4.5, null, "none", 3);
@@ -277,6 +287,7 @@ export class Board {
       el("circle", { cx: x, cy: y, r: 5.5, fill: this.style.cursor, stroke: "#003844", "stroke-width": 1.2, class: "spot", "data-hex": key(q, r), "pointer-events": "all" }, layer);
     }
     if (selected) this.outline(layer, [selected], "#ffffff", 3.5);
+    fill(this.markLayer, layer);
   }
 
   /**

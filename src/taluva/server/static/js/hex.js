@@ -35,13 +35,14 @@ export function hexAt(x, y, size) {
   return [rq, rr];
 }
 
+const CORNER_ANGLES = [0, 1, 2, 3, 4, 5].map((i) => (Math.PI / 180) * (60 * i - 30));
+const CORNER_COS = CORNER_ANGLES.map(Math.cos);
+const CORNER_SIN = CORNER_ANGLES.map(Math.sin);
+
 /** The six corners of a hex centred on (x, y), clockwise from the upper right. */
 export function corners(x, y, size) {
   const out = [];
-  for (let i = 0; i < 6; i += 1) {
-    const angle = (Math.PI / 180) * (60 * i - 30);
-    out.push([x + size * Math.cos(angle), y + size * Math.sin(angle)]);
-  }
+  for (let i = 0; i < 6; i += 1) out.push([x + size * CORNER_COS[i], y + size * CORNER_SIN[i]]);
   return out;
 }
 

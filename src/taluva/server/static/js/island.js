@@ -22,15 +22,21 @@ export const DEFAULT_STYLE = {
 /** Earth colours of the strata under a hex's top tile, alternating so stacks can be counted. */
 const STRATA = ["#7a6450", "#5e4a3a"];
 
-/** The visible sides of a hex: edge index k of `EDGE_CORNERS` and how much light it gets. */
+const sidesSeen = new WeakMap();
+
+/** The visible sides of a hex: edge index k of `EDGE_CORNERS` and how much light it gets
+ * (the same for every hex of a projection: worked out once for each). */
 function visibleSides(projection) {
-  const out = [];
+  let out = sidesSeen.get(projection);
+  if (out) return out;
+  out = [];
   for (let k = 0; k < 6; k += 1) {
     const [dq, dr] = DIRECTIONS[k];
     const [wx, wy] = worldStep(dq, dr);
     const [sx, sy] = projection.direction(wx / (SIZE * Math.sqrt(3)), wy / (SIZE * Math.sqrt(3)));
     if (sy > 0.05) out.push({ k, dq, dr, light: -0.18 - 0.22 * sx });
   }
+  sidesSeen.set(projection, out);
   return out;
 }
 
