@@ -424,7 +424,8 @@ export class GamePage {
 
   renderPlayers(s) {
     // Built again only when what the cards show changed (most moves change no card).
-    const shown = JSON.stringify([s.players, s.to_move, s.status, !!s.result, s.options.expansions, this.seats]);
+    const cardOf = (p) => [p.seat, p.name, p.kind, p.level, p.taken, p.eliminated, p.placed, p.supply];
+    const shown = JSON.stringify([s.players.map(cardOf), s.to_move, s.status, !!s.result, s.options.expansions, this.seats]);
     if (shown === this.playersShown) return;
     this.playersShown = shown;
     const cards = s.players.map((p) => playerCard(s, p, {
