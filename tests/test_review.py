@@ -9,6 +9,7 @@ played ``expand clearing -1,0``; Ben went on to win when the tiles ran out.
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -153,3 +154,24 @@ def test_the_live_win_chance_of_a_position_is_the_reviews(game: Game) -> None:
     assert position_chances(finished) == (0.0, 1.0)
     with pytest.raises(ValueError, match="iterations=0"):
         position_chances(finished, 0)
+
+
+def test_a_resignation_counts_where_it_happened_in_the_review() -> None:
+    game = Game.new(players=["Ana", "Ben", "Cy"], seed=3)
+    rng = random.Random(3)
+    movers = []
+    for moves, leaving in ((6, "Cy"), (4, "Ana")):
+        for _ in range(moves):
+            movers.append(game.to_move)
+            game.play(rng.choice(sorted(str(m) for m in game.legal_moves())))
+        game.resign(leaving)
+    assert game.result is not None
+
+    reviewed = review(game, iterations=3)
+
+    # each move is replayed for the player who made it: Cy is out after the sixth
+    assert [m.player for m in reviewed.moves] == movers
+    assert 2 not in movers[6:]
+    # Ben is left standing: the last position is the result, exactly, not a search's guess;
+    # Ana left after Cy, so she ranks above him
+    assert reviewed.chances[-1] == (0.5, 1.0, 0.0)

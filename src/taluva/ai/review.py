@@ -19,6 +19,7 @@ from typing import Any, Final
 from taluva.ai.evaluation import DEFAULT_EVALUATOR, outcome_results
 from taluva.ai.mcts import Search, SearchResult
 from taluva.engine.game import Game
+from taluva.engine.moves import Move
 
 MISTAKE: Final = 0.10
 """A move that costs the mover at least this much winning chance is a mistake."""
@@ -147,9 +148,7 @@ def review(
         raise ValueError(
             f"plies {first} to {end}: the game has {len(moves)} moves (plies 0 to {len(moves)})"
         )
-    replay = game.copy()
-    while replay.ply > first:
-        replay.pop()
+    replay = _back_to(game, first)
     searched: list[SearchResult | None] = []
     chances: list[tuple[float, ...]] = []
     total = end - first + 1
@@ -160,11 +159,9 @@ def review(
         if progress is not None:
             progress(ply - first + 1, total)
         if ply < end:
-            replay.push(moves[ply])
+            _forward(replay, moves[ply], game)
     reviewed = []
-    replay = game.copy()
-    while replay.ply > first:
-        replay.pop()
+    replay = _back_to(game, first)
     for index, ply in enumerate(range(first, end)):
         mover = replay.to_move
         found = searched[index]
@@ -178,7 +175,7 @@ def review(
         mark = "blunder" if loss >= blunder else "mistake" if loss >= mistake else None
         best = tuple(str(m) for m in found.plan.moves) if mark else ()
         reviewed.append(MoveReview(ply, mover, str(move), before, after, mark, best))
-        replay.push(move)
+        _forward(replay, move, game)
     record = game.to_record()
     return Review(
         tuple(game.players), reviewed, chances, iterations, mistake, blunder, record["result"]
@@ -191,6 +188,29 @@ def position_chances(game: Game, iterations: int = LIVE_ITERATIONS) -> tuple[flo
     if iterations < 1:
         raise ValueError(f"iterations={iterations}: search at least one")
     return _chances(game, _search(game, iterations))
+
+
+def _back_to(game: Game, ply: int) -> Game:
+    """A copy of ``game`` as it stood after ``ply`` moves, resignations of that ply included."""
+    replay = game.copy()
+    while replay.ply > ply:
+        replay.pop()
+    _leave_as_recorded(replay, game)
+    return replay
+
+
+def _forward(replay: Game, move: Move, game: Game) -> None:
+    """Play ``move`` in the replay, then take out whoever left ``game`` at the new ply."""
+    replay.push(move)
+    _leave_as_recorded(replay, game)
+
+
+def _leave_as_recorded(replay: Game, game: Game) -> None:
+    """Take out of ``replay`` the players who left ``game`` (resigned or ran out of time) at
+    the replay's ply: leaving is not a move, so undoing and replaying moves loses it."""
+    for leaving in game.resignations:
+        if leaving.ply == replay.ply and leaving.player not in replay.eliminated:
+            replay.resign(leaving.player, leaving.reason)
 
 
 def _search(game: Game, iterations: int) -> SearchResult | None:
