@@ -6,5 +6,7 @@ Modules, each importable on its own (NumPy is needed from ``observations`` on):
 ``actions`` (the action space), ``observations`` and ``symmetry`` (planes, rotations),
 ``state`` (OpenSpiel-style), ``spiel`` (registers ``python_taluva`` with pyspiel),
 ``taluva_v0`` (PettingZoo), ``dataset`` (JSON Lines records, training samples),
-``ray_backend`` (``ray_map`` for ``taluva arena --ray``).
+``ray_backend`` (``ray_map`` for ``taluva arena --ray``); for the learned evaluation
+(docs/ai.md), ``selfplay`` (games and positions), ``value_fit`` (training, scikit-learn) and
+``learned_match`` (the search with it against the heuristic's).
 """
