@@ -56,10 +56,13 @@ def finished(whole: Game) -> Game:
 
 
 @contextmanager
-def server(database: str, redis: str | None = None) -> Iterator[TestClient]:
+def server(database: str, redis: str | None = None, **options: Any) -> Iterator[TestClient]:
     """An in-process server on ``database`` whose reviews search ``ITERATIONS`` a position
-    (one of several server processes sharing ``redis``, if given)."""
-    settings = Settings(database=database, ai_workers=0, review_iterations=ITERATIONS, redis=redis)
+    (one of several server processes sharing ``redis``, if given; other ``options`` of its
+    settings)."""
+    settings = Settings(
+        database=database, ai_workers=0, review_iterations=ITERATIONS, redis=redis, **options
+    )
     with TestClient(create_app(settings)) as client:
         yield client
 
@@ -218,6 +221,37 @@ def test_asking_twice_joins_the_review_that_runs(
     assert counted == chunks(PLIES)
 
 
+def test_reviews_beyond_the_limit_at_once_are_refused_until_one_ends(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    original = workers.review_plies
+    go_on = threading.Event()
+
+    def held(record: dict[str, Any], iterations: int, first: int, last: int) -> Any:
+        assert go_on.wait(30), "the test never let the review go on"
+        return original(record, iterations, first, last)
+
+    monkeypatch.setattr(workers, "review_plies", held)
+    with server(sqlite_url(tmp_path), reviews_at_once=1) as client:
+        first, second = finished_game(client), finished_game(client)
+        with client.websocket_connect(f"/ws/games/{first}") as ws:
+            hello(ws, [])
+            assert client.post(f"/api/games/{first}/review").status_code == 202
+            refused = client.post(f"/api/games/{second}/review")
+            go_on.set()
+            assert until_done(ws)[-1]["status"] == "done"
+        again = client.post(f"/api/games/{second}/review")
+    assert (refused.status_code, refused.headers["retry-after"]) == (429, "60")
+    assert refused.json() == {
+        "error": {
+            "code": "rate-limited",
+            "message": "the server is reviewing as many games as it takes at once (1): "
+            "ask again when one is done",
+        }
+    }
+    assert again.status_code == 202
+
+
 def test_a_failed_review_is_told_and_asking_again_tries_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -298,6 +332,9 @@ def test_serve_takes_the_review_iterations_and_refuses_none(
     assert main(["serve", "--help"]) == 0
     shown = " ".join(capsys.readouterr().out.split())
     assert "--review-iterations N search iterations per position of a game review" in shown
+    assert "--reviews-at-once N game reviews queued or running at once" in shown
+    assert main(["serve", "--reviews-at-once", "0"]) == 2
+    assert capsys.readouterr().err == "taluva: error: --reviews-at-once must be 1 or more\n"
 
 
 def test_a_game_let_go_and_loaded_again_while_reviewed_still_hears_of_its_review(

@@ -16,6 +16,7 @@ from taluva.cli.errors import InputError, UsageError, needs_extra
 from taluva.server.config import (
     DEFAULT_AI_ONLY_QUOTA,
     DEFAULT_REVIEW_ITERATIONS,
+    DEFAULT_REVIEWS_AT_ONCE,
     Limits,
     Settings,
     default_ai_workers,
@@ -107,6 +108,14 @@ def register(subparsers: Any) -> None:
         f"(default {DEFAULT_REVIEW_ITERATIONS}: about a minute of one core for 50 moves)",
     )
     parser.add_argument(
+        "--reviews-at-once",
+        type=int,
+        default=DEFAULT_REVIEWS_AT_ONCE,
+        metavar="N",
+        help="game reviews queued or running at once; a request for one more is refused "
+        f"until one ends (default {DEFAULT_REVIEWS_AT_ONCE})",
+    )
+    parser.add_argument(
         "--win-chance-iterations",
         type=int,
         default=LIVE_ITERATIONS,
@@ -196,6 +205,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError("--ai-only-quota must be 0 or more")
     if args.review_iterations < 1:
         raise UsageError("--review-iterations must be 1 or more")
+    if args.reviews_at_once < 1:
+        raise UsageError("--reviews-at-once must be 1 or more")
     if args.win_chance_iterations < 1:
         raise UsageError("--win-chance-iterations must be 1 or more")
     if args.ws_rate <= 0 or args.http_rate <= 0 or args.games_per_minute <= 0:
@@ -248,6 +259,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         ai_only_quota=args.ai_only_quota,
         hint_level=args.hint_level,
         review_iterations=args.review_iterations,
+        reviews_at_once=args.reviews_at_once,
         win_chance_iterations=args.win_chance_iterations,
         abandon_after=args.abandon_after * 86400,
         limits=limits,

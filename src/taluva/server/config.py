@@ -20,6 +20,7 @@ DEFAULT_AI_ONLY_QUOTA = 2
 
 
 DEFAULT_REVIEW_ITERATIONS = 600
+DEFAULT_REVIEWS_AT_ONCE = 4
 """Search iterations per position of a game review: about a minute of one core for a game of
 50 moves (measured in docs/ai.md, "Game review")."""
 
@@ -77,6 +78,8 @@ class Settings:
     """Search iterations of a win-chance bar's answer (``taluva.server.chances``)."""
     review_iterations: int = DEFAULT_REVIEW_ITERATIONS
     """Search iterations per position of a game review (``taluva.server.reviews``)."""
+    reviews_at_once: int = DEFAULT_REVIEWS_AT_ONCE
+    """Reviews queued or running at once in this process; more are refused until one ends."""
     limits: Limits = field(default_factory=Limits)
     finished_cache: int = 64
     """Finished games kept in memory after their last viewer leaves."""

@@ -154,6 +154,16 @@ class Reviews:
             job = await self.find(room)
             if job is not None and job.status != FAILED:
                 return job
+            at_once = self.service.settings.reviews_at_once
+            busy = sum(1 for other in self.jobs.values() if other.status in (QUEUED, RUNNING))
+            if busy >= at_once:
+                raise ApiError(
+                    429,
+                    "rate-limited",
+                    f"the server is reviewing as many games as it takes at once ({at_once}): "
+                    "ask again when one is done",
+                    retry_after=60,
+                )
             record = self.service.public_record(room)
             job = ReviewJob(room.id, len(record["moves"]) + 1)
             self.jobs[room.id] = job
