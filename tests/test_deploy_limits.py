@@ -9,11 +9,10 @@ changed to the test's. A refusal is nginx's (its message is the site's, not a pr
 
 from __future__ import annotations
 
-import shutil
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
-from pathlib import Path
 
 import httpx
 import pytest
@@ -25,25 +24,28 @@ from websockets.sync.client import ClientConnection, connect
 HUMAN_SEATS = [{"kind": "human", "take": True}, {"kind": "human"}]
 
 
-@pytest.fixture
-def front(tmp_path: Path) -> Iterator[tuple[str, list[str]]]:
-    """nginx's URL and the two processes' own URLs."""
+@pytest.fixture(scope="module")
+def front(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, list[str]]]:
+    """nginx's URL and the two processes' own URLs (shared by the tests: each spends its own
+    limit, new games or connections)."""
+    folder = tmp_path_factory.mktemp("deploy-limits")
     ports = [free_port(), free_port()]
+    database = f"sqlite:///{folder / 'games.sqlite3'}"
     with ExitStack() as stack:
-        for port in ports:
-            process = start_server(
-                f"sqlite:///{tmp_path / 'games.sqlite3'}",
-                port,
-                "--forwarded-allow-ips",
-                "127.0.0.1",
+        first = start_server(database, ports[0], "--forwarded-allow-ips", "127.0.0.1")
+        stack.callback(first.wait, 10)
+        stack.callback(first.terminate)
+        # the second starts while nginx does (the schema is the first one's by then)
+        with ThreadPoolExecutor(1) as pool:
+            second = pool.submit(
+                start_server, database, ports[1], "--forwarded-allow-ips", "127.0.0.1"
             )
-            stack.callback(process.wait, 10)
-            stack.callback(process.terminate)
-        nginx = tmp_path / "nginx"
-        nginx.mkdir()
-        port = stack.enter_context(nginx_in_front(ports, nginx))
+            (folder / "nginx").mkdir()
+            port = stack.enter_context(nginx_in_front(ports, folder / "nginx"))
+            process = second.result()
+        stack.callback(process.wait, 10)
+        stack.callback(process.terminate)
         yield f"127.0.0.1:{port}", [f"127.0.0.1:{p}" for p in ports]
-    shutil.rmtree(tmp_path / "nginx", ignore_errors=True)
 
 
 def test_one_address_creates_twenty_games_a_minute_across_both_processes(
@@ -68,8 +70,11 @@ def test_one_address_creates_twenty_games_a_minute_across_both_processes(
 def test_one_address_holds_thirty_two_websockets_across_both_processes(
     front: tuple[str, list[str]],
 ) -> None:
-    url, _processes = front
-    game = httpx.post(f"http://{url}/api/games", json={"seats": HUMAN_SEATS}).json()["game"]
+    url, processes = front
+    # made on a process directly: nginx's limit of new games is another test's
+    game = httpx.post(f"http://{processes[0]}/api/games", json={"seats": HUMAN_SEATS}).json()[
+        "game"
+    ]
     address = f"ws://{url}/ws/games/{game['id']}"
     with ExitStack() as stack:
         sockets: list[ClientConnection] = []
