@@ -8,13 +8,14 @@ Times are CPU seconds of the process that searches (``time.process_time``), so t
 work on a shared machine distorts them less; the wall-clock mean is shown beside them.
 
 ``--base REV`` measures the search of an earlier commit side by side with this working tree,
-in one run: REV is checked out in a temporary ``git worktree``, both trees search the same
-positions (made here, passed as records) in worker processes, taking turns round after
-round, and each keeps its best round. ``--instructions`` counts the instructions of each
-tree's searches under valgrind's callgrind instead of timing them (the same count on every
-run, so a busy machine does not matter; about 50 times slower, so fewer positions).
+in one run (repeat it for several commits): REV is checked out in a temporary ``git
+worktree``, every tree searches the same positions (made here, passed as records) in worker
+processes, taking turns round after round, and each keeps its best round. ``--instructions``
+counts the instructions of each tree's searches under valgrind's callgrind instead of timing
+them (the same count on every run, so a busy machine does not matter; about 50 times slower,
+so fewer positions).
 Run ``python bench/mcts_speed.py`` (``--iterations``, ``--decks`` to change the work), or
-``python bench/mcts_speed.py --base HEAD~3 [--instructions]``.
+``python bench/mcts_speed.py --base 327d3e5 --base HEAD~3 [--instructions]``.
 """
 
 from __future__ import annotations
@@ -137,22 +138,27 @@ def run_worker(src: Path, records: Path, iterations: int, callgrind: bool) -> di
     return data
 
 
-def compare(base: str, decks: int, iterations: int, rounds: int, callgrind: bool) -> None:
-    """This working tree against ``base`` on the same positions (see the module docstring)."""
+def compare(bases: list[str], decks: int, iterations: int, rounds: int, callgrind: bool) -> None:
+    """This working tree against each commit of ``bases`` on the same positions (see the
+    module docstring)."""
     with tempfile.TemporaryDirectory() as folder:
-        worktree = Path(folder) / "base"
-        subprocess.run(
-            ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(worktree), base],
-            check=True,
-            capture_output=True,
-        )
+        trees: dict[str, Path] = {}
         try:
-            trees = {"base": worktree / "src", "now": ROOT / "src"}
+            for base in bases:
+                worktree = Path(folder) / f"base{len(trees)}"
+                subprocess.run(
+                    ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(worktree), base],
+                    check=True,
+                    capture_output=True,
+                )
+                trees[base] = worktree / "src"
+            trees["now"] = ROOT / "src"
+            against = ", ".join(bases)
             if callgrind:
-                print(f"base {base} vs this working tree: instructions per iteration (callgrind)")
+                print(f"{against} vs this working tree: instructions per iteration (callgrind)")
             else:
                 print(
-                    f"base {base} vs this working tree: iterations per CPU second, best of "
+                    f"{against} vs this working tree: iterations per CPU second, best of "
                     f"{rounds} rounds (in the tree / counting the root's plans)"
                 )
             for players in (2, 4):
@@ -166,11 +172,12 @@ def compare(base: str, decks: int, iterations: int, rounds: int, callgrind: bool
                         idle = run_worker(src, records, 0, True)["instructions"]
                         data = run_worker(src, records, iterations, True)
                         counts[name] = (data["instructions"] - idle) / data["iterations"]
-                    print(
-                        f"{label}: base {counts['base']:,.0f}, now {counts['now']:,.0f}; "
-                        f"base/now {counts['base'] / counts['now']:.2f}x",
-                        flush=True,
-                    )
+                    for base in bases:
+                        print(
+                            f"{label}: {base} {counts[base]:,.0f}, now {counts['now']:,.0f}; "
+                            f"{base}/now {counts[base] / counts['now']:.2f}x",
+                            flush=True,
+                        )
                     continue
                 best = {name: (0.0, 0.0) for name in trees}
                 for _ in range(rounds):
@@ -180,18 +187,22 @@ def compare(base: str, decks: int, iterations: int, rounds: int, callgrind: bool
                             int(data["iterations"]), data["search"], data["root"]
                         )
                         best[name] = (max(best[name][0], tree), max(best[name][1], counting))
-                (b_tree, b_all), (n_tree, n_all) = best["base"], best["now"]
-                print(
-                    f"{label}: base {b_tree:.0f} / {b_all:.0f}, now {n_tree:.0f} / {n_all:.0f}; "
-                    f"now/base {n_tree / b_tree:.2f}x / {n_all / b_all:.2f}x",
-                    flush=True,
-                )
+                n_tree, n_all = best["now"]
+                for base in bases:
+                    b_tree, b_all = best[base]
+                    print(
+                        f"{label}: {base} {b_tree:.0f} / {b_all:.0f}, now {n_tree:.0f} / "
+                        f"{n_all:.0f}; now/{base} {n_tree / b_tree:.2f}x / {n_all / b_all:.2f}x",
+                        flush=True,
+                    )
         finally:
-            subprocess.run(
-                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(worktree)],
-                check=False,
-                capture_output=True,
-            )
+            for src in trees.values():
+                if src != ROOT / "src":
+                    subprocess.run(
+                        ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(src.parent)],
+                        check=False,
+                        capture_output=True,
+                    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -205,7 +216,11 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="games the positions come from (4; 1 with --instructions)",
     )
-    parser.add_argument("--base", help="a commit to measure side by side with this tree")
+    parser.add_argument(
+        "--base",
+        action="append",
+        help="a commit to measure side by side with this tree (repeat for several)",
+    )
     parser.add_argument("--rounds", type=int, default=3, help="rounds per tree with --base")
     parser.add_argument(
         "--instructions",

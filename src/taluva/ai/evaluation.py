@@ -197,7 +197,8 @@ def _share(survey: Survey, size: int, huts: int) -> Share:
     best = 0
     for t, count in fields.items():
         if count <= huts:
-            best = max(best, count)
+            if count > best:
+                best = count
             if count == huts:
                 finishing = True
             if not has_temple and size < 3 <= size + field_sizes[t]:

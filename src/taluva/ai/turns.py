@@ -128,12 +128,17 @@ def relevant_builds(game: Game, rng: random.Random, fresh: tuple[int, ...] = ())
             keep.append(move)
             continue
         h = move[1]
-        around = [h + d for d in DELTAS]
-        if h in fresh or not buildings.keys().isdisjoint(around):
+        if h in fresh:
             keep.append(move)
+            continue
+        room = 0  # neighbours on land that is no volcano (terrain 0), none holding a building
+        for d in DELTAS:
+            if h + d in buildings:
+                keep.append(move)
+                break
+            if terrain.get(h + d):
+                room += 1
         else:
-            # land that is no volcano (terrain 0) and holds no building
-            room = sum(1 for n in around if terrain.get(n) and n not in buildings)
             far.append((room, move))
     if far:
         rng.shuffle(far)

@@ -177,8 +177,15 @@ def build(s: Position, new: Position, move: Move, player: int) -> None:
     for hex_ in hexes:
         building[hex_] = piece
     new.free = s.free.difference(hexes)
+    if kind != HUT_KIND:
+        cost = 1
+    elif len(hexes) == 1:
+        cost = s.level[hexes[0]]
+    else:
+        level = s.level
+        cost = sum([level[h] for h in hexes])
     supply = list(s.supply[player])
-    supply[SUPPLY_OF_BUILD[move[0]]] -= sum(s.level[h] for h in hexes) if kind == HUT_KIND else 1
+    supply[SUPPLY_OF_BUILD[move[0]]] -= cost
     supplies = list(s.supply)
     supplies[player] = (supply[0], supply[1], supply[2], supply[3])
     new.supply = tuple(supplies)

@@ -124,13 +124,15 @@ def lay_tile(s: Position, new: Position, hexes: tuple[int, ...], terrains: tuple
     tile_at = new.tile_at = s.tile_at.copy()
     height = level.get(hexes[0], 0)
     index = s.tiles_placed
+    fields = []
     for hex_, kind in zip(hexes, terrains, strict=True):
         level[hex_] = height + 1
         terrain[hex_] = kind
         tile_at[hex_] = index
+        if kind != VOLCANO:
+            fields.append(hex_)
     new.tiles_placed = index + 1
     new.tile = None
-    fields = [h for h, kind in zip(hexes, terrains, strict=True) if kind != VOLCANO]
     new.free = s.free.union(fields)
     if len(fields) + 1 != len(hexes):
         new.free = new.free.difference(h for h in hexes if terrain[h] == VOLCANO)
