@@ -12,11 +12,12 @@ import textwrap
 import time
 
 import psutil
+import pytest
 
 from taluva import Game
 from taluva.ai.levels import LEVELS, level_agent
 from taluva.ai.mcts import Search
-from taluva.ai.parallel import ParallelMctsAgent, merge
+from taluva.ai.parallel import ParallelMctsAgent, answer_of, merge, root_search
 
 
 def helpers(process: psutil.Process) -> list[psutil.Process]:
@@ -51,11 +52,7 @@ def test_merging_adds_the_visits_of_the_same_plan_and_keeps_the_most_visited() -
     game.play("hut 1,-1")
     first = Search(game.copy(), random.Random(1)).run(40, None)
     second = Search(game.copy(), random.Random(2)).run(40, None)
-    answer = [
-        ([str(m) for m in s.plan.moves], s.visits, list(s.results), list(s.plan.results))
-        for s in second.stats
-    ]
-    merged = merge(game, first, [answer])
+    merged = merge(game, [answer_of(first), answer_of(second)])
     assert merged.iterations == 80
     visits = {tuple(str(m) for m in s.plan.moves): 0 for s in first.stats + second.stats}
     for s in first.stats + second.stats:
@@ -64,6 +61,31 @@ def test_merging_adds_the_visits_of_the_same_plan_and_keeps_the_most_visited() -
     assert merged.stats[0].visits == max(visits.values())
     assert merged.plan is merged.stats[0].plan
     assert game.is_legal(merged.plan.moves[0])
+
+
+def test_merging_the_root_searches_of_the_agents_seeds_gives_the_agents_result() -> None:
+    game = Game.new(players=2, seed=7)
+    game.play("tile 0,0 2")
+    agent = ParallelMctsAgent(seed=11, iterations=25, processes=2)
+    try:
+        agent.choose(game.copy())
+    finally:
+        agent.close()
+    seeds = agent.seeds(game)
+    answers = [root_search(game.to_record(), seed, 25, None) for seed in seeds]
+    merged = merge(game, answers)
+    assert agent.last is not None and len(set(seeds)) == 2
+    assert (merged.plan, merged.value, merged.iterations) == (
+        agent.last.plan,
+        agent.last.value,
+        agent.last.iterations,
+    )
+    assert merged.stats == agent.last.stats
+
+
+def test_merging_nothing_is_refused() -> None:
+    with pytest.raises(ValueError, match="at least one search"):
+        merge(Game.new(players=2, seed=1), [])
 
 
 def test_a_tiny_time_budget_still_gives_a_legal_move_and_close_ends_the_helpers() -> None:

@@ -7,6 +7,10 @@ helper answers in time (a helper's late answer is dropped). Helpers run in a poo
 ``close()`` ends them, and so does the agent's garbage collection; a helper whose parent
 died ends itself. As with any ``spawn``, a script that uses this agent must start from an
 ``if __name__ == "__main__":`` block.
+
+The parts are public so that a caller with processes of its own (the game server's AI
+workers) can run the same searches there: ``ParallelMctsAgent.seeds`` gives each search's
+seed, ``root_search`` runs one, and ``merge`` adds up their answers as the agent does.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import random
 import threading
 import time
 import weakref
+from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
@@ -36,7 +41,15 @@ Answer = list[tuple[list[str], int, list[float], list[float]]]
 heuristic's results of it."""
 
 
-def _root_search(
+def answer_of(found: SearchResult) -> Answer:
+    """A search's root statistics as an ``Answer`` (plain data, to pass between processes)."""
+    return [
+        ([str(m) for m in s.plan.moves], s.visits, list(s.results), list(s.plan.results))
+        for s in found.stats
+    ]
+
+
+def root_search(
     record: dict[str, Any], seed: int, iterations: int | None, deadline: float | None
 ) -> Answer:
     """Run in a helper: search the record's position until ``deadline`` (a ``time.time()``
@@ -44,11 +57,21 @@ def _root_search(
     and the heuristic's results of it."""
     game = Game.from_record(record)
     seconds = None if deadline is None else max(0.001, (deadline - time.time()) / SAFETY)
-    found = Search(game, random.Random(seed)).run(iterations, seconds)
-    return [
-        ([str(m) for m in s.plan.moves], s.visits, list(s.results), list(s.plan.results))
-        for s in found.stats
-    ]
+    return answer_of(Search(game, random.Random(seed)).run(iterations, seconds))
+
+
+def search_deadline(start: float, seconds: float | None) -> float | None:
+    """When the searches of a move begun at ``start`` (a ``time.time()`` value) stop: nine
+    tenths into the time budget, as every search does; None without a time budget."""
+    return None if seconds is None else start + seconds * SAFETY
+
+
+def answer_wait(deadline: float | None, seconds: float | None) -> float | None:
+    """Seconds from now that a helper's answer may still take to arrive (``GRACE`` after the
+    deadline); None: wait for it, however long (no time budget)."""
+    if deadline is None:
+        return None
+    return max(0.0, deadline + GRACE * (seconds or 0.0) - time.time())
 
 
 def _watch_parent(parent: int) -> None:
@@ -68,14 +91,16 @@ def _warm_up() -> int:
     return os.getpid()
 
 
-def merge(game: Game, local: SearchResult, answers: list[Answer]) -> SearchResult:
-    """Add the helpers' root statistics to the local search's: visits add up, results are
-    averaged, each search's counting its visits and the prior; the most visited plan wins
-    (then the best valued)."""
+def merge(game: Game, answers: Sequence[Answer], seconds: float = 0.0) -> SearchResult:
+    """Add up the root statistics of several searches of ``game``'s position, in the order
+    given: visits add up, results are averaged, each search's counting its visits and the
+    prior; the most visited plan wins (then the best valued). ``seconds`` is the time it took."""
+    if not answers:
+        raise ValueError("merge needs the answer of at least one search")
     mover = game.to_move
     prior = SearchSettings().prior_visits
-    rows = [(tuple(str(m) for m in s.plan.moves), s.visits, s.results, s.plan) for s in local.stats]
-    iterations = local.iterations
+    rows: list[tuple[tuple[str, ...], int, tuple[float, ...], Turn]] = []
+    iterations = 0
     for answer in answers:
         for texts, n, after, heuristic in answer:
             plan = Turn(tuple(Move.parse(t) for t in texts), tuple(heuristic))
@@ -96,7 +121,7 @@ def merge(game: Game, local: SearchResult, answers: list[Answer]) -> SearchResul
     ranked = sorted(visits, key=lambda key: (-visits[key], -means[key][mover], key))
     stats = [PlanStats(plans[key], visits[key], means[key]) for key in ranked]
     best = ranked[0]
-    return SearchResult(plans[best], means[best][mover], iterations, local.seconds, stats)
+    return SearchResult(plans[best], means[best][mover], iterations, seconds, stats)
 
 
 class ParallelMctsAgent(PlanningAgent):
@@ -127,19 +152,24 @@ class ParallelMctsAgent(PlanningAgent):
     def plan(self, game: Game) -> tuple[Move, ...]:
         return self.search(game).plan.moves
 
+    def seeds(self, game: Game) -> list[int]:
+        """The seed of each of the ``processes`` searches from the game's position (the first
+        is this process's)."""
+        rng = self.rng_for(game)
+        return [rng.randrange(2**32) for _ in range(self.processes)]
+
     def search(self, game: Game) -> SearchResult:
         """Run the searches from the game's position; remember the merged result in ``last``."""
         start = time.time()
-        rng = self.rng_for(game)
-        seeds = [rng.randrange(2**32) for _ in range(self.processes)]
-        deadline = None if self.seconds is None else start + self.seconds * SAFETY
+        seeds = self.seeds(game)
+        deadline = search_deadline(start, self.seconds)
         futures: list[Future[Any]] = []
         if self.processes > 1:
             record = game.to_record()
             try:
                 pool = self._helpers()
                 futures = [
-                    pool.submit(_root_search, record, seed, self.iterations, deadline)
+                    pool.submit(root_search, record, seed, self.iterations, deadline)
                     for seed in seeds[1:]
                 ]
             except Exception:  # no helpers here (a broken pool, a daemon): carry on alone
@@ -148,16 +178,13 @@ class ParallelMctsAgent(PlanningAgent):
         local = Search(game.copy(), random.Random(seeds[0])).run(self.iterations, self.seconds)
         answers: list[Answer] = []
         for future in futures:
-            wait = None
-            if deadline is not None:
-                wait = max(0.0, deadline + GRACE * (self.seconds or 0.0) - time.time())
             try:
-                answers.append(future.result(timeout=wait))
+                answers.append(future.result(timeout=answer_wait(deadline, self.seconds)))
             except FutureTimeout:
                 future.cancel()
             except Exception:  # a helper's failure must not lose the move
                 self._shut_down(wait=False)
-        found = merge(game, local, answers)
+        found = merge(game, [answer_of(local), *answers], time.time() - start)
         if not game.is_legal(found.plan.moves[0]):
             found = local
         self.last = found
