@@ -187,6 +187,131 @@ def test_stopping_refuses_new_jobs_and_drops_the_waiting_ones() -> None:
     asyncio.run(scenario())
 
 
+# ---------------------------------------------------------------- jobs of several parts
+
+
+def together(
+    scheduler: FairScheduler, jobs: Jobs, game: str, audience: Audience, names: list[str]
+) -> list[asyncio.Task[str]]:
+    return scheduler.run_together(game, audience, [jobs.job(name) for name in names])
+
+
+def test_the_parts_of_a_job_take_every_free_worker() -> None:
+    async def scenario() -> None:
+        scheduler, jobs = FairScheduler(workers=3), Jobs()
+        tasks = together(scheduler, jobs, "expert", PEOPLE, ["e1", "e2", "e3"])
+        await settle()
+        assert (jobs.started, scheduler.running()) == (["e1", "e2", "e3"], 3)
+        for name in ("e1", "e2", "e3"):
+            await jobs.release(name)
+        assert [task.result() for task in tasks] == ["e1", "e2", "e3"]
+        assert scheduler.running() == 0
+
+    asyncio.run(scenario())
+
+
+def test_a_further_part_waits_while_another_game_waits_for_its_first_worker() -> None:
+    async def scenario() -> None:
+        scheduler, jobs = FairScheduler(workers=2), Jobs()
+        queue(scheduler, jobs, "duel", PEOPLE, "duel1")
+        await settle()
+        together(scheduler, jobs, "expert", PEOPLE, ["e1", "e2"])
+        queue(scheduler, jobs, "other", PEOPLE, "other1")
+        queue(scheduler, jobs, "bots", AI_ONLY, "bots1")
+        await settle()
+        assert (jobs.started, scheduler.waiting()) == (["duel1", "e1"], 3)
+        await jobs.release("duel1")
+        assert jobs.started[-1] == "other1"
+        await jobs.release("other1")
+        assert jobs.started[-1] == "e2"
+        await jobs.release("e1")
+        assert jobs.started[-1] == "bots1"
+
+    asyncio.run(scenario())
+
+
+def test_the_parts_of_an_ai_only_job_keep_to_the_ai_only_share() -> None:
+    async def scenario() -> None:
+        scheduler, jobs = FairScheduler(workers=3), Jobs()
+        together(scheduler, jobs, "bots", AI_ONLY, ["b1", "b2", "b3"])
+        await settle()
+        assert (jobs.started, scheduler.running(AI_ONLY), scheduler.waiting()) == (
+            ["b1", "b2"],
+            2,
+            1,
+        )
+        queue(scheduler, jobs, "duel", PEOPLE, "duel1")
+        await settle()
+        assert jobs.started[-1] == "duel1"
+        await jobs.release("b1")
+        assert jobs.started[-1] == "b3"
+
+    asyncio.run(scenario())
+
+
+def test_a_games_next_job_starts_once_every_part_of_its_job_has_ended() -> None:
+    async def scenario() -> None:
+        scheduler, jobs = FairScheduler(workers=3), Jobs()
+        together(scheduler, jobs, "expert", PEOPLE, ["e1", "e2"])
+        queue(scheduler, jobs, "expert", PEOPLE, "hint")
+        await settle()
+        assert (jobs.started, scheduler.running()) == (["e1", "e2"], 2)
+        await jobs.release("e1")
+        assert jobs.started == ["e1", "e2"]
+        await jobs.release("e2")
+        assert jobs.started == ["e1", "e2", "hint"]
+
+    asyncio.run(scenario())
+
+
+def test_a_withdrawn_part_never_runs_and_its_job_ends_with_its_running_parts() -> None:
+    async def scenario() -> None:
+        scheduler, jobs = FairScheduler(workers=1), Jobs()
+        tasks = together(scheduler, jobs, "expert", PEOPLE, ["e1", "e2"])
+        queue(scheduler, jobs, "expert", PEOPLE, "hint")
+        await settle()
+        tasks[1].cancel()
+        await settle()
+        assert scheduler.waiting() == 1
+        await jobs.release("e1")
+        assert (jobs.started, tasks[0].result(), tasks[1].cancelled()) == (
+            ["e1", "hint"],
+            "e1",
+            True,
+        )
+
+    asyncio.run(scenario())
+
+
+def test_a_part_left_waiting_when_its_job_has_no_worker_waits_its_turn_like_a_job() -> None:
+    async def scenario() -> None:
+        scheduler, jobs = FairScheduler(workers=1), Jobs()
+        together(scheduler, jobs, "expert", PEOPLE, ["e1", "e2"])
+        queue(scheduler, jobs, "duel", PEOPLE, "duel1")
+        queue(scheduler, jobs, "bots", AI_ONLY, "bots1")
+        await settle()
+        await jobs.release("e1")
+        assert jobs.started == ["e1", "duel1"]
+        await jobs.release("duel1")
+        assert jobs.started[-1] == "e2"
+
+    asyncio.run(scenario())
+
+
+def test_stopping_drops_the_parts_that_have_not_started() -> None:
+    async def scenario() -> None:
+        scheduler, jobs = FairScheduler(workers=1), Jobs()
+        tasks = together(scheduler, jobs, "expert", PEOPLE, ["e1", "e2"])
+        await settle()
+        scheduler.close()
+        await jobs.release("e1")
+        assert tasks[0].result() == "e1"
+        assert isinstance(tasks[1].exception(), SchedulerClosed)
+        assert (jobs.started, scheduler.running(), scheduler.waiting()) == (["e1"], 0, 0)
+
+    asyncio.run(scenario())
+
+
 # ---------------------------------------------------------------- who may create AI-only games
 
 

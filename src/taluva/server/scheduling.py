@@ -7,6 +7,12 @@ then to games of AI seats only, which may hold all workers but one (when there a
 more), so a person's job never waits behind a crowd of AI-only games: at worst behind one
 job of each other game where people wait.
 
+A job may have parts that run at once (level 6's root searches, ``run_together``): its first
+part takes a worker in its game's turn like any job, each further part only a worker that no
+other game's job waits for (people's before AI-only ones, which keep to their share). A
+person's job may then wait for those parts to end (level 6's deadline bounds them), but never
+for parts that had not started when it came.
+
 Who may create a game without people, and how many, is decided here too
 (``check_ai_only_game``): AI-only games are the load that the queues keep away from people.
 """
@@ -17,7 +23,7 @@ import asyncio
 import enum
 import functools
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -46,20 +52,35 @@ class SchedulerClosed(RuntimeError):
 
 
 @dataclass(eq=False)
-class _Job:
-    game: str
-    audience: Audience
+class _Part:
+    """One piece of work of a job, and the future that hands out its running task."""
+
     work: Callable[[], Awaitable[Any]]
     started: asyncio.Future[asyncio.Future[Any]] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
     )
 
 
+@dataclass(eq=False)
+class _Job:
+    """A game's job: parts that may run at once (most jobs have one), not yet started in
+    ``waiting``, holding a slot counted in ``running``."""
+
+    game: str
+    audience: Audience
+    waiting: deque[_Part]
+    running: int = 0
+
+
 class FairScheduler:
-    """Runs jobs on ``workers`` slots: per game one at a time, round-robin across games,
+    """Runs jobs on ``workers`` slots: per game one job at a time, round-robin across games,
     people's games before AI-only ones (which get at most ``ai_only_workers`` slots).
 
-    A job holds its slot until its work is done, even if whoever waits for it is cancelled
+    A job of several parts (``run_together``) takes its first slot in its game's turn, and a
+    slot for each further part only when no other game's job waits for it, so a game never
+    holds more than one slot while another game waits for its first.
+
+    A part holds its slot until its work is done, even if whoever waits for it is cancelled
     (a worker process cannot be stopped mid-search), so the pool is never oversubscribed.
     """
 
@@ -71,94 +92,165 @@ class FairScheduler:
             ai_only_share(workers) if ai_only_workers is None else ai_only_workers
         )
         self._waiting: dict[str, deque[_Job]] = {}
+        """Each game's jobs not started yet."""
+        self._active: dict[str, _Job] = {}
+        """Each game's started job, until its last part has ended or been withdrawn."""
         self._turns: dict[Audience, deque[str]] = {audience: deque() for audience in Audience}
-        self._running: dict[str, Audience] = {}
+        """Games whose next part waits for a first slot (none of their parts running)."""
+        self._extras: dict[Audience, deque[str]] = {audience: deque() for audience in Audience}
+        """Games running a job with parts still waiting, which may take slots nobody wants."""
         self._closed = False
 
     def running(self, audience: Audience | None = None) -> int:
-        """How many jobs hold a slot now (of one audience, if given)."""
-        if audience is None:
-            return len(self._running)
-        return sum(1 for held in self._running.values() if held == audience)
+        """How many slots are held now (by one audience's jobs, if given)."""
+        return sum(
+            job.running
+            for job in self._active.values()
+            if audience is None or job.audience == audience
+        )
 
     def waiting(self) -> int:
-        """How many jobs wait for a slot."""
-        return sum(len(jobs) for jobs in self._waiting.values())
+        """How many parts of jobs wait for a slot."""
+        queued = sum(len(job.waiting) for jobs in self._waiting.values() for job in jobs)
+        return queued + sum(len(job.waiting) for job in self._active.values())
 
     async def run(self, game: str, audience: Audience, work: Callable[[], Awaitable[T]]) -> T:
         """Queue ``work`` as the next job of ``game``; start it when its turn comes and
         return what it returns. Cancelling the caller withdraws a job that has not started."""
-        if self._closed:
-            raise SchedulerClosed("the server is stopping")
-        job = _Job(game, audience, work)
-        jobs = self._waiting.setdefault(game, deque())
-        jobs.append(job)
-        if len(jobs) == 1 and game not in self._running:
-            self._turns[audience].append(game)
-        self._dispatch()
-        try:
-            running = await job.started
-        except asyncio.CancelledError:
-            self._withdraw(job)
-            raise
-        result: T = await asyncio.shield(running)
+        job = self._queue(game, audience, [work])
+        result: T = await self._outcome(job, job.waiting[0])
         return result
+
+    def run_together(
+        self, game: str, audience: Audience, works: Sequence[Callable[[], Awaitable[T]]]
+    ) -> list[asyncio.Task[T]]:
+        """Queue ``works`` as one job of ``game`` whose parts may run at once, and return a
+        task for each part's result. The parts start in order: the first in the game's turn,
+        the others on slots no other game's job waits for. Cancelling a part's task withdraws
+        it if it has not started (the job ends when every part has ended or been withdrawn)."""
+        if not works:
+            raise ValueError("a job needs at least one part")
+        job = self._queue(game, audience, works)
+        parts = list(job.waiting)
+        tasks = [asyncio.ensure_future(self._outcome(job, part)) for part in parts]
+        self._dispatch()
+        return tasks
 
     def close(self) -> None:
         """Refuse new jobs and drop the waiting ones (their callers get SchedulerClosed)."""
         self._closed = True
-        for jobs in self._waiting.values():
-            for job in jobs:
-                if not job.started.done():
-                    job.started.set_exception(SchedulerClosed("the server is stopping"))
+        jobs = [job for queued in self._waiting.values() for job in queued]
+        for job in [*jobs, *self._active.values()]:
+            for part in job.waiting:
+                if not part.started.done():
+                    part.started.set_exception(SchedulerClosed("the server is stopping"))
+            job.waiting.clear()
         self._waiting.clear()
-        for turns in self._turns.values():
-            turns.clear()
+        for queue in (*self._turns.values(), *self._extras.values()):
+            queue.clear()
+
+    def _queue(
+        self, game: str, audience: Audience, works: Sequence[Callable[[], Awaitable[Any]]]
+    ) -> _Job:
+        if self._closed:
+            raise SchedulerClosed("the server is stopping")
+        job = _Job(game, audience, deque(_Part(work) for work in works))
+        jobs = self._waiting.setdefault(game, deque())
+        jobs.append(job)
+        if len(jobs) == 1 and game not in self._active:
+            self._turns[audience].append(game)
+        return job
+
+    async def _outcome(self, job: _Job, part: _Part) -> Any:
+        self._dispatch()
+        try:
+            running = await part.started
+        except asyncio.CancelledError:
+            self._withdraw(job, part)
+            raise
+        return await asyncio.shield(running)
 
     def _next_game(self) -> str | None:
-        if self._turns[Audience.PEOPLE]:
-            return self._turns[Audience.PEOPLE].popleft()
-        if self._turns[Audience.AI_ONLY] and self.running(Audience.AI_ONLY) < self.ai_only_workers:
-            return self._turns[Audience.AI_ONLY].popleft()
+        """The game whose next part gets a free slot: first slots before further ones,
+        people's games before AI-only ones (within their share)."""
+        order = (
+            (self._turns, Audience.PEOPLE),
+            (self._extras, Audience.PEOPLE),
+            (self._turns, Audience.AI_ONLY),
+            (self._extras, Audience.AI_ONLY),
+        )
+        for queues, audience in order:
+            if audience == Audience.AI_ONLY and self.running(audience) >= self.ai_only_workers:
+                return None
+            if queues[audience]:
+                return queues[audience].popleft()
         return None
 
     def _dispatch(self) -> None:
-        while len(self._running) < self.workers and (game := self._next_game()) is not None:
-            jobs = self._waiting[game]
-            job = jobs.popleft()
-            if not jobs:
-                del self._waiting[game]
-            self._running[game] = job.audience
-            running = asyncio.ensure_future(job.work())
-            running.add_done_callback(functools.partial(self._finished, game))
-            job.started.set_result(running)
+        while self.running() < self.workers and (game := self._next_game()) is not None:
+            job = self._active.get(game)
+            if job is None:
+                jobs = self._waiting[game]
+                job = self._active[game] = jobs.popleft()
+                if not jobs:
+                    del self._waiting[game]
+            part = job.waiting.popleft()
+            job.running += 1
+            if job.waiting:
+                self._extras[job.audience].append(game)
+            running = asyncio.ensure_future(part.work())
+            running.add_done_callback(functools.partial(self._finished, job))
+            part.started.set_result(running)
 
-    def _finished(self, game: str, done: asyncio.Future[Any]) -> None:
+    def _finished(self, job: _Job, done: asyncio.Future[Any]) -> None:
         if not done.cancelled():
             done.exception()  # retrieved here, for a caller that stopped waiting
-        del self._running[game]
-        jobs = self._waiting.get(game)
-        if jobs and not self._closed:
-            self._turns[jobs[0].audience].append(game)
+        job.running -= 1
+        if job.running == 0:
+            if job.waiting:  # its next part now waits for a first slot, like any job
+                self._extras[job.audience].remove(job.game)
+                self._turns[job.audience].append(job.game)
+            else:
+                self._end(job)
         self._dispatch()
 
-    def _withdraw(self, job: _Job) -> None:
-        """Take a job that has not started out of its game's queue."""
-        if job.started.done() and not job.started.cancelled():
-            return  # it started: it keeps its slot until its work ends
+    def _end(self, job: _Job) -> None:
+        """A started job is over: its game's next job, if any, waits for its turn."""
+        del self._active[job.game]
         jobs = self._waiting.get(job.game)
-        if jobs is None or job not in jobs:
+        if jobs and not self._closed:
+            self._turns[jobs[0].audience].append(job.game)
+
+    def _withdraw(self, job: _Job, part: _Part) -> None:
+        """Take a part that has not started out of its job (and a job left empty out of its
+        game's queue)."""
+        if part.started.done() and not part.started.cancelled():
+            return  # it started: it keeps its slot until its work ends
+        if part not in job.waiting:
             return
+        job.waiting.remove(part)
+        if job.waiting:
+            return
+        game = job.game
+        if self._active.get(game) is job:
+            if job.running:
+                self._extras[job.audience].remove(game)
+            else:
+                self._turns[job.audience].remove(game)
+                self._end(job)
+            self._dispatch()
+            return
+        jobs = self._waiting[game]
         first = jobs[0] is job
         jobs.remove(job)
         if jobs:
-            if first and job.audience != jobs[0].audience and job.game not in self._running:
-                self._turns[job.audience].remove(job.game)
-                self._turns[jobs[0].audience].append(job.game)
+            if first and job.audience != jobs[0].audience and game not in self._active:
+                self._turns[job.audience].remove(game)
+                self._turns[jobs[0].audience].append(game)
             return
-        del self._waiting[job.game]
-        if job.game not in self._running:
-            self._turns[job.audience].remove(job.game)
+        del self._waiting[game]
+        if game not in self._active:
+            self._turns[job.audience].remove(game)
 
 
 def check_ai_only_game(
