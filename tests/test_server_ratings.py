@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 import test_server_storage
 from sqlalchemy import delete, func, select, update
+from test_server_support import store_game
 
 from taluva import Game
 from taluva.server.accounts import AccountStore
@@ -17,7 +18,7 @@ from taluva.server.models import Base
 from taluva.server.profiles import leaderboard, profile
 from taluva.server.ratings import MODEL, shown, updated
 from taluva.server.standings import replay_stats, settle
-from taluva.server.store import FINISHED, LIVE, NewMove, Store, StoredGame, StoredSeat, now
+from taluva.server.store import Store, StoredSeat
 
 # the storage tests' fixtures: an empty SQLite or PostgreSQL database
 postgres_server = test_server_storage.postgres_server
@@ -32,33 +33,6 @@ def played(seed: int, players: int = 2) -> Game:
     while not game.is_over:
         game.play(game.random_move(rng))
     return game
-
-
-def store_game(store: Store, game_id: str, game: Game, seats: list[StoredSeat]) -> None:
-    """Store a game's start, then all its moves (the last one finishes it and settles it)."""
-    record = game.to_record()
-    stamp = now()
-    store.create_game(
-        StoredGame(
-            id=game_id,
-            name=game_id,
-            status=LIVE,
-            options=record["options"],
-            deck=record["deck"],
-            doubles=list(record.get("doubles") or []),
-            hints=False,
-            ply=0,
-            result=None,
-            created_at=stamp,
-            updated_at=stamp,
-            seats=seats,
-        )
-    )
-    result = None if game.result is None else game.result.to_json()
-    texts = record["moves"]
-    moves = [NewMove(game_id, ply, 0, text, LIVE, None) for ply, text in enumerate(texts[:-1])]
-    moves.append(NewMove(game_id, len(texts) - 1, 0, texts[-1], FINISHED, result))
-    assert store.append_moves(moves) == [None] * len(moves)
 
 
 def count(store: Store, table: str) -> int:

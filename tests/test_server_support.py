@@ -13,12 +13,15 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
 
+from taluva import Game
 from taluva.server import Limits, Settings, create_app
+from taluva.server.store import FINISHED, LIVE, NewMove, Store, StoredGame, StoredSeat, now
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -92,6 +95,47 @@ def play_http(client: TestClient, game_id: str, token: str, state: int, move: st
         json={"state": state, "move": move},
         headers={"authorization": f"Bearer {token}"},
     )
+
+
+def store_game(
+    store: Store,
+    game_id: str,
+    game: Game,
+    seats: list[StoredSeat],
+    name: str | None = None,
+    stamp: datetime | None = None,
+) -> None:
+    """Store ``game`` through the server's own Store as game ``game_id`` of ``seats``: its
+    start, then each move by the seat that played it; the move that ends the game is stored
+    finished with the result, which settles it. ``name`` defaults to the id, ``stamp`` (when
+    it was created) to now."""
+    record = game.to_record()
+    created = now() if stamp is None else stamp
+    store.create_game(
+        StoredGame(
+            id=game_id,
+            name=game_id if name is None else name,
+            status=LIVE,
+            options=record["options"],
+            deck=record["deck"],
+            doubles=list(record.get("doubles") or []),
+            hints=False,
+            ply=0,
+            result=None,
+            created_at=created,
+            updated_at=created,
+            seats=seats,
+        )
+    )
+    replay = Game.from_record({**record, "moves": [], "result": None})
+    moves = []
+    for ply, text in enumerate(record["moves"]):
+        seat = replay.to_move
+        replay.play(text)
+        result = None if replay.result is None else replay.result.to_json()
+        status = LIVE if result is None else FINISHED
+        moves.append(NewMove(game_id, ply, seat, text, status, result))
+    assert store.append_moves(moves) == [None] * len(moves)
 
 
 def free_port() -> int:
