@@ -12,8 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from test_server_support import store_game
+
 from taluva import Game
-from taluva.server.store import FINISHED, LIVE, NewMove, Store, StoredGame, StoredSeat, token_digest
+from taluva.server.store import Store, StoredSeat, token_digest
 
 STAMP = datetime(2026, 1, 1, tzinfo=UTC)
 NAMES = ("Ana", "Ben")
@@ -67,41 +69,11 @@ def play(
 
 def store_position(store: Store, game_id: str, game: Game, name: str) -> Position:
     """Write ``game`` (its options, deck and every move) as a game of two known seats."""
-    record = game.to_record()
     seats = [
         StoredSeat(seat, "human", NAMES[seat], None, token_digest(token_of(game_id, seat)))
         for seat in range(2)
     ]
-    meta = StoredGame(
-        id=game_id,
-        name=name,
-        status=LIVE,
-        options=record["options"],
-        deck=record["deck"],
-        doubles=list(record.get("doubles") or []),
-        hints=False,
-        ply=0,
-        result=None,
-        created_at=STAMP,
-        updated_at=STAMP,
-        seats=seats,
-    )
-    store.create_game(meta)
-    replay = Game.new(
-        players=list(NAMES),
-        deck=record["deck"],
-        tiles_per_player=record["options"]["tiles_per_player"],
-        expansions=record["options"]["expansions"],
-        doubles=record.get("doubles"),
-    )
-    moves = []
-    for ply, move in enumerate(game.moves):
-        seat = replay.to_move
-        replay.play(str(move))
-        over = replay.is_over
-        result = replay.result.to_json() if over and replay.result is not None else None
-        moves.append(NewMove(game_id, ply, seat, str(move), FINISHED if over else LIVE, result))
-    store.append_moves(moves)
+    store_game(store, game_id, game, seats, name=name, stamp=STAMP)
     return Position(game_id, game)
 
 
