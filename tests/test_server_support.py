@@ -10,11 +10,13 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -182,6 +184,45 @@ def start_server(
             return process
     process.wait()
     raise RuntimeError("server exited before listening:\n" + "".join(seen))
+
+
+class LiveServer:
+    """``taluva serve`` as a real process on a SQLite file in a folder of its own, which it
+    removes on exit; started when asked (the database may be filled first), restartable on
+    the same port and database."""
+
+    def __init__(self, *extra: str) -> None:
+        self.extra = extra
+        self.folder = Path(tempfile.mkdtemp(prefix="taluva-server-"))
+        self.database = sqlite_url(self.folder)
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[str] | None = None
+
+    def start(self) -> None:
+        self.process = start_server(self.database, self.port, *self.extra)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(timeout=15)
+            self.process = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def __enter__(self) -> LiveServer:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 def _drain(stream: Any) -> None:

@@ -8,9 +8,7 @@ Playwright's own browser download does not work on these machines, so the tests 
 from __future__ import annotations
 
 import os
-import shutil
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +17,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from test_server_support import free_port, start_server
+from test_server_support import LiveServer
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_FLAGS = [
@@ -37,15 +35,9 @@ CHROMIUM_FLAGS = [
 @pytest.fixture(scope="package")
 def server_url() -> Iterator[str]:
     """A live server on loopback with a fresh SQLite database, for the browser tests."""
-    folder = Path(tempfile.mkdtemp(prefix="taluva-browser-"))
-    port = free_port()
-    process = start_server(f"sqlite:///{folder / 'games.sqlite3'}", port, "--hint-level", "1")
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-        shutil.rmtree(folder, ignore_errors=True)
+    with LiveServer("--hint-level", "1") as server:
+        server.start()
+        yield server.url
 
 
 @pytest.fixture(scope="package")
