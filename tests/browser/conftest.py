@@ -19,6 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from test_server_support import LiveServer
 
+from .people import People
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_FLAGS = [
     "--headless=new",
@@ -50,6 +52,29 @@ def browser() -> Iterator[Any]:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture
+def timeout_ms() -> float:
+    """How long a page waits for anything; a test module may ask for longer with a fixture
+    of this name of its own."""
+    return 15000
+
+
+@pytest.fixture
+def people(browser: Any, timeout_ms: float) -> Iterator[People]:
+    """Pages in browser contexts of their own, as separate people; a script error on any of
+    them fails the test."""
+    crowd = People(browser, timeout_ms)
+    yield crowd
+    crowd.close()
+    assert crowd.errors == []
+
+
+@pytest.fixture
+def page(people: People) -> Any:
+    """One person's page at desktop size (1280 by 820)."""
+    return people.open()
 
 
 @pytest.fixture

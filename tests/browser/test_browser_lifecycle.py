@@ -3,26 +3,9 @@ ticking clocks, resigning asks first, and the host may cancel a game before it s
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
-
-TIMEOUT_MS = 15000
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    """A page in a browser context of its own; no script error may happen on it."""
-    context = browser.new_context(viewport={"width": 1280, "height": 820})
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert errors == []
 
 
 def test_a_timed_game_from_the_lobby_shows_ticking_clocks_and_resigning_asks_first(
