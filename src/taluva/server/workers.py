@@ -6,6 +6,11 @@ move text, so nothing it does can touch the server's own game objects. The AI la
 the workers through a ``FairScheduler`` (``taluva.server.scheduling``), never more at once
 than there are workers, so the pool's own first-come-first-served queue is never used.
 
+Level 6 searches in several processes at once (``taluva.ai.parallel``). Its turns are not
+given to one worker, which would start processes of its own beyond the pool: the server runs
+the level's root searches itself, one per worker, as one job of several parts on this same
+pool, and merges their answers with the agent's own ``merge``.
+
 No worker outlives the server, however the server ends: on Linux each worker asks the
 kernel for SIGKILL when its parent dies (``PR_SET_PDEATHSIG``), elsewhere a thread watches
 the parent; workers ignore Ctrl-C (the server handles it and stops them). Once every worker
@@ -31,6 +36,17 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from taluva.ai import hint, make_agent
+from taluva.ai.hint import HINT_SEED
+from taluva.ai.levels import LEVELS, Level
+from taluva.ai.mcts import SearchResult
+from taluva.ai.parallel import (
+    Answer,
+    ParallelMctsAgent,
+    answer_wait,
+    merge,
+    root_search,
+    search_deadline,
+)
 from taluva.ai.review import position_chances, review
 from taluva.engine.game import Game
 from taluva.server.scheduling import Audience, FairScheduler
@@ -83,6 +99,14 @@ def start_worker(parent: int, niceness: int) -> None:
 def ai_spec(level: int) -> str:
     """The ``taluva.ai`` spec of an AI seat of this level."""
     return f"level:{level}"
+
+
+def parallel_level(spec: str) -> Level | None:
+    """The level of an AI seat's spec if it searches in several processes (level 6), whose
+    searches the server runs on its own workers; None for any other spec."""
+    kind, _, number = spec.partition(":")
+    level = LEVELS.get(int(number)) if kind == "level" and number.isdigit() else None
+    return level if level is not None and level.agent == "parallel" else None
 
 
 def move_seed(game_id: str, ply: int) -> int:
@@ -177,6 +201,10 @@ class AiRunner:
     ) -> str:
         """The move text the agent ``spec`` plays in the position of ``record``, computed
         when the scheduler gives ``game`` its turn."""
+        level = parallel_level(spec)
+        if level is not None:
+            found = await self.search_together(record, level, seed, game=game, audience=audience)
+            return str(found.plan.moves[0])
         result: str = await self.scheduler.run(
             game, audience, lambda: self._run(audience, choose_move, record, spec, seed)
         )
@@ -186,10 +214,70 @@ class AiRunner:
         self, record: dict[str, Any], level: int, *, game: str, audience: Audience
     ) -> tuple[str, float]:
         """A suggested move for the side to move, with its evaluation."""
+        parallel = parallel_level(f"level:{level}")
+        if parallel is not None:
+            found = await self.search_together(
+                record, parallel, HINT_SEED, game=game, audience=audience
+            )
+            return str(found.plan.moves[0]), found.value
         result: tuple[str, float] = await self.scheduler.run(
             game, audience, lambda: self._run(audience, hint_move, record, level)
         )
         return result
+
+    async def search_together(
+        self, record: dict[str, Any], level: Level, seed: int, *, game: str, audience: Audience
+    ) -> SearchResult:
+        """The root searches of ``level`` (level 6) from the position of ``record``, one per
+        worker, run as one job of ``game`` and merged as ``ParallelMctsAgent(seed)`` merges
+        its own: the same seeds and budgets give the same result.
+
+        The level's time starts when the first search does; a search that has not started by
+        the deadline is not run, and one that answers after it is dropped, as by the agent.
+        """
+        position = Game.from_record(record)
+        count = self.workers if self.workers > 0 else 1  # threads would share one core
+        planner = ParallelMctsAgent(seed, level.iterations, level.seconds, processes=count)
+        start: float | None = None
+        deadline: float | None = None
+
+        def search(search_seed: int) -> Callable[[], Awaitable[Answer | None]]:
+            async def work() -> Answer | None:
+                nonlocal start, deadline
+                if start is None:
+                    start = time.time()
+                    deadline = search_deadline(start, level.seconds)
+                elif deadline is not None and time.time() >= deadline:
+                    return None  # too late to start: its answer would be dropped
+                answer: Answer = await self._run(
+                    audience, root_search, record, search_seed, level.iterations, deadline
+                )
+                return answer
+
+            return work
+
+        searches = [search(search_seed) for search_seed in planner.seeds(position)]
+        tasks = self.scheduler.run_together(game, audience, searches)
+        try:
+            await asyncio.wait(tasks[:1])
+            if len(tasks) > 1:
+                await asyncio.wait(tasks[1:], timeout=answer_wait(deadline, level.seconds))
+        finally:
+            for task in tasks:
+                task.cancel()  # a search not started is withdrawn; a running one ends alone
+        answers: list[Answer] = []
+        for task in tasks:
+            if task.done() and not task.cancelled() and task.exception() is None:
+                answer = task.result()
+                if answer is not None:
+                    answers.append(answer)
+        if not answers:
+            failure = None if tasks[0].cancelled() else tasks[0].exception()
+            raise failure or RuntimeError(f"no search of game {game} answered")
+        found = merge(position, answers, time.time() - (start or time.time()))
+        if not position.is_legal(found.plan.moves[0]):
+            raise RuntimeError(f"level {level.number} chose {found.plan.moves[0]}, not legal")
+        return found
 
     async def review(
         self,

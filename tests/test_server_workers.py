@@ -1,0 +1,202 @@
+"""The server's AI workers (``taluva.server.workers``): level 6's root searches run as the
+parts of one job on the server's own pool, merged as the agent merges them, never in
+processes of the workers' own, and people's games are served while they run."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import psutil
+import pytest
+from test_server_support import sqlite_url
+
+from taluva.ai.hint import HINT_SEED
+from taluva.ai.levels import LEVELS, Level
+from taluva.ai.parallel import ParallelMctsAgent, merge, root_search
+from taluva.engine.game import Game
+from taluva.server import Settings
+from taluva.server.rooms import GameService, Room
+from taluva.server.scheduling import Audience, FairScheduler
+from taluva.server.workers import AiRunner, move_seed, parallel_level
+
+ITERATIONS = 12
+LEVEL_6_SEAT = {"kind": "ai", "level": 6}
+HUMAN = {"kind": "human", "take": True}
+
+
+def level_6(monkeypatch: pytest.MonkeyPatch, **budget: Any) -> None:
+    """Give level 6 a small budget for this test (the server reads it at each turn)."""
+    monkeypatch.setitem(LEVELS, 6, Level(6, "expert", "parallel", **budget))
+
+
+class Parts:
+    """Notes the jobs a scheduler is given: how many parts each, and their tasks."""
+
+    def __init__(self, scheduler: FairScheduler, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.together: list[list[asyncio.Task[Any]]] = []
+        self.single = 0
+        run_together, run = scheduler.run_together, scheduler.run
+
+        def spy_together(
+            game: str, audience: Audience, works: Sequence[Callable[[], Awaitable[Any]]]
+        ) -> list[asyncio.Task[Any]]:
+            tasks = run_together(game, audience, works)
+            self.together.append(tasks)
+            return tasks
+
+        async def spy_run(game: str, audience: Audience, work: Callable[[], Awaitable[Any]]) -> Any:
+            self.single += 1
+            return await run(game, audience, work)
+
+        monkeypatch.setattr(scheduler, "run_together", spy_together)
+        monkeypatch.setattr(scheduler, "run", spy_run)
+
+
+@contextmanager
+def process_watch() -> Iterator[dict[str, int]]:
+    """While the block runs, count (every 20 ms) this process's children other than
+    multiprocessing's resource tracker, and the processes started by those children."""
+    seen = {"workers": 0, "nested": 0}
+    stop = threading.Event()
+
+    def watch() -> None:
+        me = os.getpid()
+        while not stop.wait(0.02):
+            workers = nested = 0
+            for child in psutil.Process(me).children(recursive=True):
+                try:
+                    if child.ppid() != me:
+                        nested += 1
+                    elif "resource_tracker" not in " ".join(child.cmdline()):
+                        workers += 1
+                except psutil.NoSuchProcess:
+                    continue
+            seen["workers"] = max(seen["workers"], workers)
+            seen["nested"] = max(seen["nested"], nested)
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        yield seen
+    finally:
+        stop.set()
+        watcher.join()
+
+
+def agents_move(room: Room, ply: int) -> str:
+    """The move ``ParallelMctsAgent`` with two processes plays at ``ply`` with the seed the
+    server gives that ply, from the same searches run here one after the other."""
+    game = Game.from_record(room.record([str(m) for m in room.game.moves[:ply]]))
+    planner = ParallelMctsAgent(move_seed(room.id, ply), iterations=ITERATIONS, processes=2)
+    record = game.to_record()
+    answers = [root_search(record, seed, ITERATIONS, None) for seed in planner.seeds(game)]
+    return str(merge(game, answers).plan.moves[0])
+
+
+def test_only_level_6_seats_search_in_parts() -> None:
+    assert [parallel_level(f"level:{n}") is not None for n in LEVELS] == [False] * 5 + [True]
+    assert parallel_level("mcts:iterations=5,processes=2") is None
+
+
+def test_a_level_6_seat_searches_on_the_servers_pool_and_plays_the_agents_move(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    level_6(monkeypatch, iterations=ITERATIONS)
+
+    async def scenario() -> None:
+        service = GameService(Settings(database=sqlite_url(tmp_path), ai_workers=2))
+        parts = Parts(service.ai.scheduler, monkeypatch)
+        await service.start()
+        try:
+            with process_watch() as seen:
+                room, _ = await service.create_game({"seats": [LEVEL_6_SEAT, HUMAN]})
+                assert room.ai_task is not None
+                await room.ai_task
+            assert room.game.ply == 2  # the AI seat's tile and build
+            assert [str(m) for m in room.game.moves] == [agents_move(room, 0), agents_move(room, 1)]
+            assert ([len(tasks) for tasks in parts.together], parts.single) == ([2, 2], 0)
+            assert seen == {"workers": 2, "nested": 0}
+        finally:
+            await service.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_level_6_hint_is_the_merged_search_of_the_servers_pool(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    level_6(monkeypatch, iterations=ITERATIONS)
+    game = Game.new(players=2, seed=4)
+    planner = ParallelMctsAgent(HINT_SEED, iterations=ITERATIONS, processes=2)
+    record = game.to_record()
+    expected = merge(
+        game, [root_search(record, seed, ITERATIONS, None) for seed in planner.seeds(game)]
+    )
+
+    async def scenario() -> tuple[str, float]:
+        runner = AiRunner(2)
+        parts = Parts(runner.scheduler, monkeypatch)
+        try:
+            found = await runner.hint(record, 6, game="g", audience=Audience.PEOPLE)
+        finally:
+            runner.close()
+        assert ([len(tasks) for tasks in parts.together], parts.single) == ([2], 0)
+        return found
+
+    assert asyncio.run(scenario()) == (str(expected.plan.moves[0]), expected.value)
+
+
+def test_a_search_that_cannot_start_before_the_deadline_is_not_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    level_6(monkeypatch, seconds=0.5)
+
+    async def scenario() -> None:
+        settings = Settings(database=sqlite_url(tmp_path), ai_workers=2, ai_only_games=True)
+        service = GameService(settings)
+        parts = Parts(service.ai.scheduler, monkeypatch)
+        await service.start()
+        try:
+            room, _ = await service.create_game({"seats": [LEVEL_6_SEAT, LEVEL_6_SEAT]})
+            while room.game.ply == 0:
+                await asyncio.sleep(0.02)
+            # AI-only games hold one of two workers: the second search would start after the
+            # first, past the deadline.
+            first, second = parts.together[0]
+            assert (len(first.result()) > 0, second.result()) == (True, None)
+            assert room.game.moves[0].kind == "tile"
+        finally:
+            await service.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_persons_game_is_served_while_an_ai_only_level_6_turn_searches(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    level_6(monkeypatch, seconds=10.0)
+
+    async def scenario() -> None:
+        settings = Settings(database=sqlite_url(tmp_path), ai_workers=2, ai_only_games=True)
+        service = GameService(settings)
+        parts = Parts(service.ai.scheduler, monkeypatch)
+        await service.start()
+        try:
+            experts, _ = await service.create_game({"seats": [LEVEL_6_SEAT, LEVEL_6_SEAT]})
+            while service.ai.scheduler.running(Audience.AI_ONLY) == 0:
+                await asyncio.sleep(0.02)
+            duel, _ = await service.create_game({"seats": [{"kind": "ai", "level": 1}, HUMAN]})
+            assert duel.ai_task is not None
+            await asyncio.wait_for(duel.ai_task, timeout=8.0)
+            assert (duel.game.ply, experts.game.ply) == (2, 0)
+            assert parts.together[0][0].done() is False
+        finally:
+            await service.stop()
+
+    asyncio.run(scenario())
