@@ -3,42 +3,26 @@ chance in words and colours after every move, remembered by the browser; never i
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-TIMEOUT_MS = 15000
+from .people import People, create_game, open_seated
+
 WORDS = ".win-chance-words .win-chance-player"
 
 
 @pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
+def page(people: People) -> Any:
     """A phone-sized page whose script errors fail the test."""
-    context = browser.new_context(viewport={"width": 360, "height": 740})
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert errors == []
+    return people.open(360, 740)
 
 
 def open_game(page: Any, url: str, seats: list[dict[str, Any]]) -> str:
     """Create a game over HTTP in the page's session, keep its seat tokens where the lobby
     would, and open it."""
-    created = page.request.post(url + "/api/games", data={"seats": seats})
-    assert created.status == 201, created.text()
-    body = created.json()
-    game_id: str = body["game"]["id"]
-    tokens = {entry["seat"]: entry["token"] for entry in body["tokens"]}
-    page.goto(url + "/")
-    page.evaluate(
-        "([id, t]) => localStorage.setItem('taluva.tokens', JSON.stringify({[id]: t}))",
-        [game_id, tokens],
-    )
-    page.goto(f"{url}/#/game/{game_id}")
+    game_id, tokens = create_game(url, seats, page=page)
+    open_seated(page, url, game_id, tokens)
     page.wait_for_selector(".player")
     return game_id
 
