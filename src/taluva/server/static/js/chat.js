@@ -135,6 +135,7 @@ export class ChatPanel {
     clear(this.list, ...shown.map((m) => h("li", { class: "chat-message", "data-seat": m.seat },
       h("span", { class: "chat-name" }, `${m.name}: `),
       h("span", { class: "chat-text" }, m.text))));
-    this.list.scrollTop = this.list.scrollHeight;
+    // Scrolled in the next frame, with the page's own layout, not forced right after writing.
+    requestAnimationFrame(() => { this.list.scrollTop = this.list.scrollHeight; });
   }
 }
