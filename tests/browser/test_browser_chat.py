@@ -4,78 +4,34 @@ and the tab's title and icon follow whose move it is."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
 
-TIMEOUT_MS = 15000
+from .people import People, create_game, open_seated, play_over_http
+
 MARKUP = '<img src=x onerror="window.pwned=1"><b>bold</b> & <script>window.pwned=2</script>'
-
-
-@pytest.fixture
-def people(browser: Any) -> Iterator[Any]:
-    """Pages in browser contexts of their own (separate storage, as separate people)."""
-    contexts: list[Any] = []
-    errors: list[str] = []
-
-    def open_page() -> Any:
-        context = browser.new_context(viewport={"width": 1280, "height": 820})
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(TIMEOUT_MS)
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        return page
-
-    yield open_page
-    for context in contexts:
-        context.close()
-    assert errors == []
 
 
 def seat(page: Any, url: str, game_id: str, tokens: dict[int, str]) -> None:
     """Open the game as the holder of ``tokens`` (kept in this browser, as the page keeps them)."""
-    page.goto(url + "/")
-    page.evaluate(
-        "([id, held]) => localStorage.setItem('taluva.tokens', JSON.stringify({[id]: held}))",
-        [game_id, {str(k): v for k, v in tokens.items()}],
-    )
-    page.goto(f"{url}/#/game/{game_id}")
+    open_seated(page, url, game_id, tokens)
     page.wait_for_selector(".chat")
 
 
 def two_people(url: str) -> tuple[str, str, str]:
     """A live game of Ana (seat 0) and Ben (seat 1); its id and their tokens."""
-    created = httpx.post(
-        url + "/api/games",
-        json={
-            "name": "Chat night",
-            "seats": [{"kind": "human", "name": "Ana", "take": True}, {"kind": "human"}],
-        },
-    ).json()
-    game_id = created["game"]["id"]
+    ana = {"kind": "human", "name": "Ana", "take": True}
+    game_id, tokens = create_game(url, [ana, {"kind": "human"}], name="Chat night")
     ben = httpx.post(f"{url}/api/games/{game_id}/seats/1", json={"name": "Ben"}).json()
-    return game_id, created["tokens"][0]["token"], ben["token"]
-
-
-def play(url: str, game_id: str, token: str, count: int) -> None:
-    """Play the first legal move ``count`` times over HTTP as the holder of ``token``."""
-    for _ in range(count):
-        state = httpx.get(f"{url}/api/games/{game_id}").json()["state"]
-        answer = httpx.post(
-            f"{url}/api/games/{game_id}/moves",
-            json={"state": state["ply"], "move": state["legal"][0]},
-            headers={"authorization": f"Bearer {token}"},
-        )
-        assert answer.status_code == 200, answer.text
+    return game_id, tokens[0], ben["token"]
 
 
 def test_chat_text_is_shown_as_text_and_a_muted_player_stays_muted(
-    people: Any, server_url: str, screenshot: Any
+    people: People, server_url: str, screenshot: Any
 ) -> None:
     game_id, ana_token, ben_token = two_people(server_url)
-    ana, ben, spectator = people(), people(), people()
+    ana, ben, spectator = people.open(), people.open(), people.open()
     seat(ana, server_url, game_id, {0: ana_token})
     seat(ben, server_url, game_id, {1: ben_token})
     seat(spectator, server_url, game_id, {})
@@ -114,9 +70,9 @@ def test_chat_text_is_shown_as_text_and_a_muted_player_stays_muted(
     assert ana.locator(".chat-log").is_hidden()
 
 
-def test_the_title_and_icon_say_whose_move_it_is(people: Any, server_url: str) -> None:
+def test_the_title_and_icon_say_whose_move_it_is(people: People, server_url: str) -> None:
     game_id, ana_token, ben_token = two_people(server_url)
-    ana, ben = people(), people()
+    ana, ben = people.open(), people.open()
     seat(ana, server_url, game_id, {0: ana_token})
     seat(ben, server_url, game_id, {1: ben_token})
     ana.wait_for_function("() => document.title === '▶ Your turn \u2013 Chat night \u2013 Taluva'")
@@ -125,7 +81,7 @@ def test_the_title_and_icon_say_whose_move_it_is(people: Any, server_url: str) -
     assert (ana.evaluate(icon), ben.evaluate(icon)) == ("/static/icon-turn.svg", "/static/icon.svg")
     assert ben.evaluate("document.body.dataset.turnRings") is None
 
-    play(server_url, game_id, ana_token, 2)
+    play_over_http(server_url, game_id, {0: ana_token}, moves=2)
     ana.wait_for_function("() => document.title === 'Chat night \u2013 Taluva'")
     ben.wait_for_function("() => document.title.startsWith('▶ Your turn')")
     assert (ana.evaluate(icon), ben.evaluate(icon)) == ("/static/icon.svg", "/static/icon-turn.svg")
