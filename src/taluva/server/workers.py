@@ -235,7 +235,7 @@ class AiRunner:
         The level's time starts when the first search does; a search that has not started by
         the deadline is not run, and one that answers after it is dropped, as by the agent.
         """
-        position = Game.from_record(record)
+        position = await asyncio.to_thread(Game.from_record, record)  # a replay: not in the loop
         count = self.workers if self.workers > 0 else 1  # threads would share one core
         planner = ParallelMctsAgent(seed, level.iterations, level.seconds, processes=count)
         start: float | None = None
