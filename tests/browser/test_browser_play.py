@@ -4,27 +4,13 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
 
 import taluva
 
-TIMEOUT_MS = 15000
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 820})
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert errors == []
+from .people import People, create_game, open_seated, play_over_http
 
 
 def status(page: Any) -> str:
@@ -177,90 +163,56 @@ def test_the_hint_button_shows_a_legal_placement_ready_to_confirm(
 
 
 def test_two_players_in_two_browsers_and_a_spectator_see_every_move(
-    browser: Any, server_url: str, screenshot: Any
+    people: People, server_url: str, screenshot: Any
 ) -> None:
-    contexts = [browser.new_context(viewport={"width": 1100, "height": 760}) for _ in range(3)]
-    ana, ben, spectator = (context.new_page() for context in contexts)
+    ana, ben, spectator = (people.open(1100, 760) for _ in range(3))
+    game_id = create_from_lobby(ana, server_url, "human")
+    wait_status(ana, "Waiting for players")
+    ben.goto(f"{server_url}/#/game/{game_id}")
+    ben.fill(".join-name", "Ben")
+    ben.click(".join-panel button[data-seat='1']")
+    spectator.goto(f"{server_url}/#/game/{game_id}")
+    wait_status(ana, "Your turn: place the tile")
+    wait_status(ben, "Waiting for Ana")
+    place_tile_by_clicking(ana)
+    build_by_clicking(ana)
+    wait_status(ben, "Your turn: place the tile")
+    place_tile_by_clicking(ben)
+    build_by_clicking(ben)
     for page in (ana, ben, spectator):
-        page.set_default_timeout(TIMEOUT_MS)
-    try:
-        game_id = create_from_lobby(ana, server_url, "human")
-        wait_status(ana, "Waiting for players")
-        ben.goto(f"{server_url}/#/game/{game_id}")
-        ben.fill(".join-name", "Ben")
-        ben.click(".join-panel button[data-seat='1']")
-        spectator.goto(f"{server_url}/#/game/{game_id}")
-        wait_status(ana, "Your turn: place the tile")
-        wait_status(ben, "Waiting for Ana")
-        place_tile_by_clicking(ana)
-        build_by_clicking(ana)
-        wait_status(ben, "Your turn: place the tile")
-        place_tile_by_clicking(ben)
-        build_by_clicking(ben)
-        for page in (ana, ben, spectator):
-            wait_moves(page, 4)
-        log = spectator.locator(".log li")
-        assert log.count() == 2
-        assert log.nth(0).inner_text().startswith("Ana placed a tile at ")
-        assert log.nth(1).inner_text().startswith("Ben placed a tile at ")
-        assert spectator.locator(".hint").is_hidden()
-        assert spectator.locator(".move-form").is_hidden()
-        assert status(spectator) == "Waiting for Ana."
-        screenshot(spectator, "05-spectator")
-    finally:
-        for context in contexts:
-            context.close()
+        wait_moves(page, 4)
+    log = spectator.locator(".log li")
+    assert log.count() == 2
+    assert log.nth(0).inner_text().startswith("Ana placed a tile at ")
+    assert log.nth(1).inner_text().startswith("Ben placed a tile at ")
+    assert spectator.locator(".hint").is_hidden()
+    assert spectator.locator(".move-form").is_hidden()
+    assert status(spectator) == "Waiting for Ana."
+    screenshot(spectator, "05-spectator")
 
 
 def test_a_game_is_playable_by_touch_on_a_phone_screen(
-    browser: Any, server_url: str, screenshot: Any
+    people: People, server_url: str, screenshot: Any
 ) -> None:
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844},
-        is_mobile=True,
-        has_touch=True,
-        device_scale_factor=2,
-    )
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    try:
-        create_from_lobby(page, server_url, "ai:1")
-        wait_status(page, "Your turn: place the tile")
-        assert page.evaluate("document.documentElement.scrollWidth") <= 390
-        place_tile_by_clicking(page, tap=True)
-        build_by_clicking(page, tap=True)
-        wait_moves(page, 4)
-        wait_status(page, "Your turn: place the tile")
-        screenshot(page, "06-phone")
-    finally:
-        context.close()
+    page = people.open(390, 844, phone=True, scale=2)
+    create_from_lobby(page, server_url, "ai:1")
+    wait_status(page, "Your turn: place the tile")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    place_tile_by_clicking(page, tap=True)
+    build_by_clicking(page, tap=True)
+    wait_moves(page, 4)
+    wait_status(page, "Your turn: place the tile")
+    screenshot(page, "06-phone")
 
 
 def finished_game(server_url: str, name: str, seed: int) -> str:
     """Create a hot-seat game over HTTP and play random moves until it ends."""
-    rng = random.Random(seed)
-    with httpx.Client(base_url=server_url) as http:
-        created = http.post(
-            "/api/games",
-            json={
-                "name": name,
-                "seats": [
-                    {"kind": "human", "name": "Ana", "take": True},
-                    {"kind": "human", "name": "Ben", "take": True},
-                ],
-            },
-        ).json()
-        game_id: str = created["game"]["id"]
-        tokens = {t["seat"]: t["token"] for t in created["tokens"]}
-        state = http.get(f"/api/games/{game_id}").json()["state"]
-        while state["result"] is None:
-            reply = http.post(
-                f"/api/games/{game_id}/moves",
-                json={"state": state["ply"], "move": rng.choice(state["legal"])},
-                headers={"authorization": f"Bearer {tokens[state['to_move']]}"},
-            )
-            assert reply.status_code == 200, reply.text
-            state = reply.json()["state"]
+    seats = [
+        {"kind": "human", "name": "Ana", "take": True},
+        {"kind": "human", "name": "Ben", "take": True},
+    ]
+    game_id, tokens = create_game(server_url, seats, name=name)
+    play_over_http(server_url, game_id, tokens, rng=random.Random(seed))
     return game_id
 
 
@@ -345,15 +297,9 @@ def test_names_with_markup_are_shown_as_text(page: Any, server_url: str) -> None
     dialogs: list[str] = []
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
     name = '<img src=x onerror="alert(1)">'
-    with httpx.Client(base_url=server_url) as http:
-        created = http.post(
-            "/api/games",
-            json={
-                "name": name,
-                "seats": [{"kind": "human", "name": name}, {"kind": "ai", "level": 1}],
-            },
-        ).json()
-    page.goto(f"{server_url}/#/game/{created['game']['id']}")
+    seats = [{"kind": "human", "name": name}, {"kind": "ai", "level": 1}]
+    game_id, _ = create_game(server_url, seats, name=name)
+    page.goto(f"{server_url}/#/game/{game_id}")
     page.wait_for_selector(".game-title")
     page.wait_for_function("n => document.querySelector('.game-title').textContent === n", arg=name)
     assert page.locator(".side img").count() == 0
@@ -363,25 +309,12 @@ def test_names_with_markup_are_shown_as_text(page: Any, server_url: str) -> None
     assert dialogs == []
 
 
-def hot_seat_game(server_url: str, expansions: list[str]) -> tuple[str, dict[str, str]]:
-    """A live game of two people, both seats held by the caller: id and tokens by seat."""
-    human = {"kind": "human", "take": True}
-    with httpx.Client(base_url=server_url) as http:
-        created = http.post(
-            "/api/games", json={"seats": [human, human], "expansions": expansions}
-        ).json()
-    return created["game"]["id"], {str(t["seat"]): t["token"] for t in created["tokens"]}
-
-
 def test_a_double_hex_tile_is_taken_from_the_panel_or_a_tile_drawn(
     page: Any, server_url: str, screenshot: Any
 ) -> None:
-    game_id, tokens = hot_seat_game(server_url, ["double_hex"])
-    page.goto(f"{server_url}/")
-    page.evaluate(
-        "t => localStorage.setItem('taluva.tokens', JSON.stringify(t))", {game_id: tokens}
-    )
-    page.goto(f"{server_url}/#/game/{game_id}")
+    human = {"kind": "human", "take": True}
+    game_id, tokens = create_game(server_url, [human, human], expansions=["double_hex"])
+    open_seated(page, server_url, game_id, tokens)
     wait_status(page, "draw a tile or take a double-hex tile")
     take = page.locator(".tile-panel button", has_text="Take").first
     take.click()
