@@ -6,68 +6,31 @@ games, and the two start a rematch with a click each."""
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from test_server_support import free_port, start_server
+from test_server_support import LiveServer
 
-TIMEOUT_MS = 20000
+from .people import People, create_game, open_seated
+
 CLOCK = {"kind": "fischer", "base": 15, "increment": 1}
 """Short enough to run out within the test, long enough for Ana's first turn on a busy
 machine (the lobby offers only longer clocks, so the game is created through the API)."""
 
 
-class Club:
+@pytest.fixture
+def timeout_ms() -> float:
+    """The club's pages wait longer than others: for a clock to run out, a server restart."""
+    return 20000
+
+
+@pytest.fixture
+def club() -> Iterator[LiveServer]:
     """A real server process on a SQLite file, which the test can restart on the same port."""
-
-    def __init__(self) -> None:
-        self.folder = Path(tempfile.mkdtemp(prefix="taluva-club-"))
-        self.database = f"sqlite:///{self.folder / 'club.sqlite3'}"
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.process = start_server(self.database, self.port)
-
-    def restart(self) -> None:
-        self.stop()
-        self.process = start_server(self.database, self.port)
-
-    def stop(self) -> None:
-        self.process.terminate()
-        self.process.wait(timeout=15)
-
-
-@pytest.fixture
-def club() -> Iterator[Club]:
-    club = Club()
-    try:
+    with LiveServer() as club:
+        club.start()
         yield club
-    finally:
-        club.stop()
-        shutil.rmtree(club.folder, ignore_errors=True)
-
-
-@pytest.fixture
-def person(browser: Any) -> Iterator[Any]:
-    """Opens a page in a browser context of its own: another person, or another device."""
-    contexts: list[Any] = []
-    errors: list[str] = []
-
-    def open_page() -> Any:
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(TIMEOUT_MS)
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        return page
-
-    yield open_page
-    for context in contexts:
-        context.close()
-    assert errors == []
 
 
 def account_form(page: Any, button: str, name: str, password: str, shown: str = "") -> int:
@@ -117,31 +80,18 @@ def profile(page: Any, url: str, account: int) -> tuple[list[str], list[str]]:
 
 
 def test_a_rated_timed_game_survives_a_restart_on_the_leaderboard_profiles_and_my_games(
-    club: Club, person: Any, screenshot: Any
+    club: LiveServer, people: People, screenshot: Any
 ) -> None:
     url = club.url
-    ana, ben = person(), person()
+    ana, ben = people.open(1280, 900), people.open(1280, 900)
     for page in (ana, ben):
         page.goto(url + "/")
     ana_id = account_form(ana, "#sign-up", "Ana", "volcano-ana-1")
     ben_id = account_form(ben, "#sign-up", "Ben", "volcano-ben-1")
 
-    created = ana.request.post(
-        url + "/api/games",
-        data={
-            "name": "Club night",
-            "seats": [{"kind": "human", "take": True}, {"kind": "human"}],
-            "clock": CLOCK,
-        },
-    )
-    assert created.status == 201, created.text()
-    game = created.json()
-    game_id, token = game["game"]["id"], game["tokens"][0]["token"]
-    ana.evaluate(  # where the lobby would have kept Ana's seat token
-        "([id, t]) => localStorage.setItem('taluva.tokens', JSON.stringify({[id]: {0: t}}))",
-        [game_id, token],
-    )
-    ana.goto(f"{url}/#/game/{game_id}")
+    seats = [{"kind": "human", "take": True}, {"kind": "human"}]
+    game_id, tokens = create_game(url, seats, page=ana, name="Club night", clock=CLOCK)
+    open_seated(ana, url, game_id, tokens)
     ben.goto(f"{url}/#/game/{game_id}")
     ben.click(".join-panel button[data-seat='1']")
     ana.wait_for_function("() => document.title.startsWith('▶ Your turn')")
@@ -180,7 +130,7 @@ def test_a_rated_timed_game_survives_a_restart_on_the_leaderboard_profiles_and_m
     ana.wait_for_selector(".chat-message")
     assert ana.locator(".chat-message .chat-text").all_inner_texts() == ["gg, my clock beat me"]
 
-    elsewhere = person()
+    elsewhere = people.open(1280, 900)
     elsewhere.goto(url + "/")
     assert account_form(elsewhere, "#sign-in", "ana", "volcano-ana-1", "Ana") == ana_id
     elsewhere.click("#my-games-link")
