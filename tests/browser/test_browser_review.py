@@ -10,21 +10,19 @@ blunder at move 42, where Ana could win at once with ``expand rock 1,0``.
 from __future__ import annotations
 
 import re
-import shutil
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_server_support import free_port, start_server
+from test_server_support import LiveServer
 
 from taluva import Game
 from taluva.server.store import Store
 
+from .people import People
 from .positions import store_position
 
-TIMEOUT_MS = 30000
 BLUNDER_GAME = Path(__file__).resolve().parents[1] / "data" / "review_blunder.json"
 GAME_ID = "blunder"
 BLUNDER_PLY = 41
@@ -34,41 +32,30 @@ BLUNDER_PLY = 41
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     """A server whose database holds the finished game of review_blunder.json."""
-    folder = Path(tempfile.mkdtemp(prefix="taluva-review-"))
-    database = f"sqlite:///{folder / 'games.sqlite3'}"
-    store = Store(database)
-    store.migrate()
-    store_position(store, GAME_ID, Game.load(BLUNDER_GAME), "A win given away")
-    store.close()
-    port = free_port()
-    process = start_server(database, port, "--review-iterations", "3")
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-        shutil.rmtree(folder, ignore_errors=True)
+    with LiveServer("--review-iterations", "3") as live:
+        store = Store(live.database)
+        store.migrate()
+        store_position(store, GAME_ID, Game.load(BLUNDER_GAME), "A win given away")
+        store.close()
+        live.start()
+        yield live.url
 
 
-def open_game(browser: Any, url: str, width: int, height: int) -> tuple[Any, Any, list[str]]:
-    """A page showing the finished game at this size, and the script errors it meets."""
-    phone = width < 500
-    context = browser.new_context(
-        viewport={"width": width, "height": height},
-        is_mobile=phone,
-        has_touch=phone,
-        reduced_motion="reduce",
-    )
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+@pytest.fixture
+def timeout_ms() -> float:
+    """The review's pages wait longer than others: the AI workers review the whole game."""
+    return 30000
+
+
+def open_game(people: People, url: str, width: int, height: int) -> Any:
+    """A page showing the finished game at this size (a phone's below 500 pixels wide)."""
+    page = people.open(width, height, phone=width < 500, still=True)
     page.goto(f"{url}/#/game/{GAME_ID}")
     page.wait_for_selector("svg.board .hex")
     page.wait_for_function(
         "() => document.querySelector('.connection')?.textContent.includes('live')"
     )
-    return context, page, errors
+    return page
 
 
 def open_review(page: Any) -> None:
@@ -80,82 +67,68 @@ def open_review(page: Any) -> None:
 
 
 def test_the_graph_shows_each_position_and_a_point_shows_the_replay_there(
-    browser: Any, server: str
+    people: People, server: str
 ) -> None:
-    context, page, errors = open_game(browser, server, 1280, 820)
-    try:
-        assert page.inner_text("#review-toggle") == "Review"
-        open_review(page)
-        assert page.locator(".review-point").count() == 49  # the start and 48 moves
-        point = page.locator(".review-point[data-ply='20']")
-        label = point.get_attribute("aria-label")
-        assert label.startswith("After move 20: ")
-        assert "Ana " in label and "Ben " in label and "%" in label
-        point.click()
-        page.wait_for_selector(".replay-ply:has-text('Move 20 of 48')")
-        assert "current" in (point.get_attribute("class") or "")
-        assert errors == []
-    finally:
-        context.close()
+    page = open_game(people, server, 1280, 820)
+    assert page.inner_text("#review-toggle") == "Review"
+    open_review(page)
+    assert page.locator(".review-point").count() == 49  # the start and 48 moves
+    point = page.locator(".review-point[data-ply='20']")
+    label = point.get_attribute("aria-label")
+    assert label.startswith("After move 20: ")
+    assert "Ana " in label and "Ben " in label and "%" in label
+    point.click()
+    page.wait_for_selector(".replay-ply:has-text('Move 20 of 48')")
+    assert "current" in (point.get_attribute("class") or "")
 
 
 def test_the_blunder_shows_its_position_with_the_winning_move_drawn_on_the_board(
-    browser: Any, server: str, screenshot: Any
+    people: People, server: str, screenshot: Any
 ) -> None:
-    context, page, errors = open_game(browser, server, 1280, 820)
-    try:
-        open_review(page)
-        blunder = page.locator(
-            f".review-player:first-of-type .review-move[data-ply='{BLUNDER_PLY}']"
-        )
-        assert "blunder" in (blunder.get_attribute("class") or "").split()
-        text = blunder.inner_text()
-        assert "Move 42 · blunder" in text
-        assert "Ana expanded into clearing" in text
-        assert "Better: Ana expanded into rock" in text
-        blunder.click()
-        page.wait_for_selector(f".replay-ply:has-text('Move {BLUNDER_PLY} of 48')")
-        page.wait_for_selector("svg.board .ghost.suggested polygon[data-hex='1,0']")
-        assert blunder.get_attribute("aria-pressed") == "true"
-        assert "Better: Ana expanded into rock" in page.inner_text(".review-detail")
-        screenshot(page, "review-blunder")
-        page.click("text=Back to the game")
-        page.wait_for_function("() => !document.querySelector('svg.board .ghost.suggested')")
-        assert errors == []
-    finally:
-        context.close()
+    page = open_game(people, server, 1280, 820)
+    open_review(page)
+    blunder = page.locator(f".review-player:first-of-type .review-move[data-ply='{BLUNDER_PLY}']")
+    assert "blunder" in (blunder.get_attribute("class") or "").split()
+    text = blunder.inner_text()
+    assert "Move 42 · blunder" in text
+    assert "Ana expanded into clearing" in text
+    assert "Better: Ana expanded into rock" in text
+    blunder.click()
+    page.wait_for_selector(f".replay-ply:has-text('Move {BLUNDER_PLY} of 48')")
+    page.wait_for_selector("svg.board .ghost.suggested polygon[data-hex='1,0']")
+    assert blunder.get_attribute("aria-pressed") == "true"
+    assert "Better: Ana expanded into rock" in page.inner_text(".review-detail")
+    screenshot(page, "review-blunder")
+    page.click("text=Back to the game")
+    page.wait_for_function("() => !document.querySelector('svg.board .ghost.suggested')")
 
 
 def test_on_a_phone_the_review_fits_works_by_keyboard_and_passes_the_audit(
-    browser: Any, server: str, screenshot: Any
+    people: People, server: str, screenshot: Any
 ) -> None:
     from axe_playwright_python.sync_playwright import Axe
 
-    context, page, errors = open_game(browser, server, 360, 740)
-    try:
-        open_review(page)
-        wide = page.evaluate(
-            "() => document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth"
-        )
-        assert wide <= 0
-        graph = page.locator(".review-graph").bounding_box()
-        assert graph is not None and graph["x"] >= 0 and graph["x"] + graph["width"] <= 360
-        page.focus(".review-point[data-ply='0']")
-        page.keyboard.press("End")
-        page.keyboard.press("ArrowLeft")
-        focused = page.evaluate("() => document.activeElement.dataset.ply")
-        assert focused == "47"
-        page.keyboard.press("Enter")
-        page.wait_for_selector(".replay-ply:has-text('Move 47 of 48')")
-        page.locator(".review").scroll_into_view_if_needed()
-        screenshot(page, "review-phone")
-        results = Axe().run(page)
-        grave = [
-            (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
-            for v in results.response["violations"]
-            if v["impact"] in ("serious", "critical")
-        ]
-        assert grave == []
-        assert errors == []
-    finally:
-        context.close()
+    page = open_game(people, server, 360, 740)
+    open_review(page)
+    wide = page.evaluate(
+        "() => document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth"
+    )
+    assert wide <= 0
+    graph = page.locator(".review-graph").bounding_box()
+    assert graph is not None and graph["x"] >= 0 and graph["x"] + graph["width"] <= 360
+    page.focus(".review-point[data-ply='0']")
+    page.keyboard.press("End")
+    page.keyboard.press("ArrowLeft")
+    focused = page.evaluate("() => document.activeElement.dataset.ply")
+    assert focused == "47"
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".replay-ply:has-text('Move 47 of 48')")
+    page.locator(".review").scroll_into_view_if_needed()
+    screenshot(page, "review-phone")
+    results = Axe().run(page)
+    grave = [
+        (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert grave == []
