@@ -97,7 +97,7 @@ def register(subparsers: Any) -> None:
         default=3,
         choices=list(LEVELS),
         metavar="L",
-        help="AI level of the hint button, 1-5 (default 3)",
+        help="AI level of the hint button, 1-6 (default 3)",
     )
     parser.add_argument(
         "--review-iterations",
