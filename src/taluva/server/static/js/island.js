@@ -40,6 +40,21 @@ function visibleSides(projection) {
   return out;
 }
 
+const offsetsSeen = new WeakMap();
+
+/** A face's corners less its centre, projected: the same for every hex of a projection (the
+ * projection is linear), so worked out once for each projection and scale. */
+function cornerOffsets(projection, scale) {
+  let byScale = offsetsSeen.get(projection);
+  if (!byScale) offsetsSeen.set(projection, (byScale = new Map()));
+  let out = byScale.get(scale);
+  if (!out) {
+    out = corners(0, 0, SIZE * scale).map(([cx, cy]) => projection.point(cx, cy, 0));
+    byScale.set(scale, out);
+  }
+  return out;
+}
+
 export class IslandArt {
   constructor(defs, style) {
     this.defs = defs;
@@ -91,7 +106,8 @@ export class IslandArt {
   /** The six corners of hex (q, r)'s face at `level`, projected, in hex.js's corner order. */
   face(projection, q, r, level, scale = 1) {
     const [x, y] = centre(q, r, SIZE);
-    return corners(x, y, SIZE * scale).map(([cx, cy]) => projection.point(cx, cy, level));
+    const [px, py] = projection.point(x, y, level);
+    return cornerOffsets(projection, scale).map(([ox, oy]) => [px + ox, py + oy]);
   }
 
   /**
@@ -112,7 +128,7 @@ export class IslandArt {
         const base = z === level ? shade(fill, -0.25) : STRATA[z % 2];
         const wall = [top[a], top[b]].map(([x, y]) => [x, y + (level - z) * LEVEL_HEIGHT]);
         const low = wall.map(([x, y]) => [x, y + LEVEL_HEIGHT]).reverse();
-        el("polygon", { points: points([...wall, ...low]), fill: shade(base, side.light), class: "side" }, g);
+        el("polygon", { points: points([...wall, ...low]), fill: shade(base, side.light), class: "wall" }, g);
       }
     }
     el("polygon", { points: points(top), fill: this.topFill(terrain, level), class: "top" }, g);

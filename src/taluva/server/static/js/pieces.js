@@ -100,10 +100,17 @@ export function shade(colour, amount) {
   return out;
 }
 
-/** Black or white, whichever reads on `colour`. */
+const contrasts = new Map();
+
+/** Black or white, whichever reads on `colour` (remembered like `shade`). */
 export function contrastText(colour) {
-  const [r, g, b] = parseColour(colour);
-  return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? "#000000" : "#ffffff";
+  let out = contrasts.get(colour);
+  if (out === undefined) {
+    const [r, g, b] = parseColour(colour);
+    out = 0.299 * r + 0.587 * g + 0.114 * b > 150 ? "#000000" : "#ffffff";
+    contrasts.set(colour, out);
+  }
+  return out;
 }
 
 export const points = (list) => list.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
