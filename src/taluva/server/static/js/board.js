@@ -358,12 +358,13 @@ export class Board {
   /** The screen box of hexes (their tops and their feet), in SVG units. */
   boxOf(hexes) {
     let minX = Infinity; let minY = Infinity; let maxX = -Infinity; let maxY = -Infinity;
+    const [left, up, right, down] = this.art.faceReach(this.projection);
     for (const [q, r] of hexes) {
-      const level = this.level(q, r);
-      for (const [x, y] of [...this.art.face(this.projection, q, r, level + 1), ...this.art.face(this.projection, q, r, 0)]) {
-        minX = Math.min(minX, x); maxX = Math.max(maxX, x);
-        minY = Math.min(minY, y); maxY = Math.max(maxY, y);
-      }
+      // The top face at one level above the hex and its foot at sea level: same x.
+      const [x, top] = this.projection.hexTop(q, r, this.level(q, r) + 1);
+      const [, foot] = this.projection.hexTop(q, r, 0);
+      minX = Math.min(minX, x + left); maxX = Math.max(maxX, x + right);
+      minY = Math.min(minY, top + up); maxY = Math.max(maxY, foot + down);
     }
     return { x: minX, y: minY, w: maxX - minX, h: maxY - minY };
   }

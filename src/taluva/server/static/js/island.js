@@ -103,6 +103,15 @@ export class IslandArt {
     if (name === "lake") el("path", { d: "M0 3 Q3 0 6 3 T12 3", fill: "none", stroke: light, "stroke-width": 1.1 }, p);
   }
 
+  /** How far a face's corners reach from its centre in a projection: [left, top, right,
+   * bottom] (negative for left and top), for screen boxes of many hexes at once. */
+  faceReach(projection) {
+    const offsets = cornerOffsets(projection, 1);
+    const xs = offsets.map(([x]) => x);
+    const ys = offsets.map(([, y]) => y);
+    return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+  }
+
   /** The six corners of hex (q, r)'s face at `level`, projected, in hex.js's corner order. */
   face(projection, q, r, level, scale = 1) {
     const [x, y] = centre(q, r, SIZE);
@@ -177,20 +186,31 @@ export class IslandArt {
 
   /** Sea-level hex outlines around the island, so players can count the spots. */
   seaGrid(parent, projection, hexes, isLand) {
-    const sea = new Set();
-    const seeds = hexes.length ? hexes.map(([q, r]) => [q, r]) : [[0, 0]];
+    // Hexes are numbered (q + 4096) * 8192 + r + 4096 here: the island's few thousand
+    // neighbours are checked without making a string for each.
+    const seen = new Set();
+    const sea = [];
+    const seeds = hexes.length ? hexes : [[0, 0]];
     const reach = hexes.length ? 2 : 3;
     for (const [q0, r0] of seeds) {
       for (let dq = -reach; dq <= reach; dq += 1) {
         for (let dr = Math.max(-reach, -dq - reach); dr <= Math.min(reach, -dq + reach); dr += 1) {
-          if (!isLand(q0 + dq, r0 + dr)) sea.add(key(q0 + dq, r0 + dr));
+          const q = q0 + dq;
+          const r = r0 + dr;
+          const number = (q + 4096) * 8192 + r + 4096;
+          if (seen.has(number)) continue;
+          seen.add(number);
+          if (!isLand(q, r)) sea.push([q, r]);
         }
       }
     }
+    const offsets = cornerOffsets(projection, 1);
     const d = [];
-    for (const k of sea) {
-      const [q, r] = k.split(",").map(Number);
-      d.push("M" + points(this.face(projection, q, r, 0)).replaceAll(" ", "L") + "Z");
+    for (const [q, r] of sea) {
+      const [x, y] = projection.hexTop(q, r, 0);
+      let ring = "M";
+      for (let i = 0; i < 6; i += 1) ring += `${i ? "L" : ""}${(x + offsets[i][0]).toFixed(1)},${(y + offsets[i][1]).toFixed(1)}`;
+      d.push(ring + "Z");
     }
     el("path", { d: d.join(""), fill: "none", stroke: "rgba(255,255,255,0.12)", "stroke-width": 1, class: "sea-grid" }, parent);
   }
