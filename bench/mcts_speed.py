@@ -10,12 +10,13 @@ work on a shared machine distorts them less; the wall-clock mean is shown beside
 ``--base REV`` measures the search of an earlier commit side by side with this working tree,
 in one run (repeat it for several commits): REV is checked out in a temporary ``git
 worktree``, every tree searches the same positions (made here, passed as records) in worker
-processes, taking turns round after round, and each keeps its best round. ``--instructions``
-counts the instructions of each tree's searches under valgrind's callgrind instead of timing
-them (the same count on every run, so a busy machine does not matter; about 50 times slower,
-so fewer positions).
+processes, taking turns round after round, and each keeps its best round (``--interleave``:
+turns position by position, each tree keeping its fastest search of every position).
+``--instructions`` counts the instructions of each tree's searches under valgrind's callgrind
+instead of timing them (the same count on every run, so a busy machine does not matter; about
+50 times slower, so fewer positions).
 Run ``python bench/mcts_speed.py`` (``--iterations``, ``--decks`` to change the work), or
-``python bench/mcts_speed.py --base 327d3e5 --base HEAD~3 [--instructions]``.
+``python bench/mcts_speed.py --base 327d3e5 --base HEAD~3 [--interleave | --instructions]``.
 """
 
 from __future__ import annotations
@@ -48,15 +49,25 @@ from taluva.ai.mcts import Search
 from taluva.ai.turns import plan_turns
 records, iterations = json.load(open(sys.argv[1])), int(sys.argv[2])
 games = [Game.from_record(record) for record in records]
-done = 0
-root = search = 0.0
-for index, game in enumerate(games if iterations else []):
+
+def measure(index):
+    game = games[index]
     tick = time.process_time()
     plan_turns(game.copy(), DEFAULT_EVALUATOR, random.Random(index), 0)
-    root += time.process_time() - tick
+    root = time.process_time() - tick
     tick = time.process_time()
-    done += Search(game.copy(), random.Random(index)).run(iterations, None).iterations
-    search += time.process_time() - tick
+    done = Search(game.copy(), random.Random(index)).run(iterations, None).iterations
+    return done, time.process_time() - tick, root
+
+if sys.argv[3:] == ["serve"]:  # one position a line on stdin, its numbers a line on stdout
+    for line in sys.stdin:
+        print(json.dumps(measure(int(line))), flush=True)
+    sys.exit(0)
+done = 0
+root = search = 0.0
+for index in range(len(games) if iterations else 0):
+    count, seconds, planning = measure(index)
+    done, search, root = done + count, search + seconds, root + planning
 print(json.dumps({"iterations": done, "search": search, "root": root}))
 """
 """Searches the positions of a records file with the tree on PYTHONPATH; uses only the API
@@ -138,7 +149,58 @@ def run_worker(src: Path, records: Path, iterations: int, callgrind: bool) -> di
     return data
 
 
-def compare(bases: list[str], decks: int, iterations: int, rounds: int, callgrind: bool) -> None:
+def interleaved(
+    trees: dict[str, Path], records: Path, count: int, iterations: int, rounds: int
+) -> dict[str, tuple[float, float]]:
+    """Each tree's rates (in the tree, counting the root's plans) from its fastest search of
+    each position, the trees taking turns position by position in long-lived workers."""
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    workers = {
+        name: subprocess.Popen(
+            [sys.executable, "-c", WORKER, str(records), str(iterations), "serve"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**env, "PYTHONPATH": str(src)},
+        )
+        for name, src in trees.items()
+    }
+    fastest: dict[tuple[str, int], tuple[int, float, float]] = {}
+    try:
+        for round_ in range(rounds):
+            for index in range(count):
+                names = list(workers)
+                if (round_ + index) % 2:
+                    names.reverse()
+                for name in names:
+                    worker = workers[name]
+                    assert worker.stdin is not None and worker.stdout is not None
+                    worker.stdin.write(f"{index}\n")
+                    worker.stdin.flush()
+                    done, search, root = json.loads(worker.stdout.readline())
+                    old = fastest.get((name, index))
+                    if old is not None:
+                        search, root = min(search, old[1]), min(root, old[2])
+                    fastest[name, index] = (done, search, root)
+    finally:
+        for worker in workers.values():
+            if worker.stdin is not None:
+                worker.stdin.close()
+            worker.wait()
+    best = {}
+    for name in trees:
+        mine = [fastest[name, index] for index in range(count)]
+        best[name] = rates(
+            sum(done for done, _, _ in mine),
+            sum(search for _, search, _ in mine),
+            sum(root for _, _, root in mine),
+        )
+    return best
+
+
+def compare(
+    bases: list[str], decks: int, iterations: int, rounds: int, callgrind: bool, interleave: bool
+) -> None:
     """This working tree against each commit of ``bases`` on the same positions (see the
     module docstring)."""
     with tempfile.TemporaryDirectory() as folder:
@@ -179,14 +241,17 @@ def compare(bases: list[str], decks: int, iterations: int, rounds: int, callgrin
                             flush=True,
                         )
                     continue
-                best = {name: (0.0, 0.0) for name in trees}
-                for _ in range(rounds):
-                    for name, src in trees.items():
-                        data = run_worker(src, records, iterations, False)
-                        tree, counting = rates(
-                            int(data["iterations"]), data["search"], data["root"]
-                        )
-                        best[name] = (max(best[name][0], tree), max(best[name][1], counting))
+                if interleave:
+                    best = interleaved(trees, records, len(found), iterations, rounds)
+                else:
+                    best = {name: (0.0, 0.0) for name in trees}
+                    for _ in range(rounds):
+                        for name, src in trees.items():
+                            data = run_worker(src, records, iterations, False)
+                            tree, counting = rates(
+                                int(data["iterations"]), data["search"], data["root"]
+                            )
+                            best[name] = (max(best[name][0], tree), max(best[name][1], counting))
                 n_tree, n_all = best["now"]
                 for base in bases:
                     b_tree, b_all = best[base]
@@ -227,14 +292,22 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="with --base: count instructions under valgrind's callgrind instead of timing",
     )
+    parser.add_argument(
+        "--interleave",
+        action="store_true",
+        help="with --base: the trees take turns position by position, each keeping its fastest "
+        "search of every position (steadier on a busy machine than whole rounds)",
+    )
     args = parser.parse_args(argv)
+    if args.interleave and not args.base:
+        parser.error("--interleave compares trees: give --base REV")
     if args.instructions and not args.base:
         parser.error("--instructions compares two trees: give --base REV")
     iterations = args.iterations or (40 if args.instructions else 100)
     decks = args.decks or (1 if args.instructions else 4)
     start = time.perf_counter()
     if args.base:
-        compare(args.base, decks, iterations, args.rounds, args.instructions)
+        compare(args.base, decks, iterations, args.rounds, args.instructions, args.interleave)
     else:
         measure_here(decks, iterations)
     print(f"took {time.perf_counter() - start:.0f} s")
