@@ -261,3 +261,16 @@ def test_hint_command_refuses_a_bad_level_and_a_missing_file(
     assert main(["hint", str(tmp_path / "none.json"), "--level", "9"]) == 2
     err = capsys.readouterr().err
     assert "level '9'" in err and "Traceback" not in err
+
+
+def test_the_heuristic_ranks_the_later_eliminated_above_the_earlier() -> None:
+    game = Game.new(players=4, seed=5)
+    game.play(game.legal_moves()[0])
+    game.play(game.legal_moves()[0])
+    game.resign(3)
+    game.resign(1)
+
+    results = DEFAULT_EVALUATOR.results(game)
+
+    assert max(results[1], results[3]) < min(results[0], results[2])
+    assert results[1] > results[3]

@@ -286,8 +286,8 @@ class Evaluator:
             known.clear()
         potentials = []
         for p, f in enumerate(features):
-            if p in out:
-                potentials.append(-10.0 - out.index(p))
+            if p in out:  # below everyone standing; the later out, the higher (the rules)
+                potentials.append(-10.0 - (len(out) - 1 - out.index(p)))
                 continue
             key = (f, where.turns[p], p == where.mover)
             value = known.get(key)
