@@ -35,7 +35,7 @@ def make_agent(spec: str, seed: int | None = None, *, engine_timeout: float | No
     ``mcts:iterations=N``, ``mcts:time=SECONDS`` (both may be given, comma-separated; with
     ``processes=P``, that search in P processes at once, merged at the root: level 6's way;
     with ``eval=learned``, valuing positions by the learned network, ``taluva.ai.learned``),
-    ``level:N`` (1-5) or ``engine:COMMAND`` (an outside program speaking the engine protocol,
+    ``level:N`` (1-6) or ``engine:COMMAND`` (an outside program speaking the engine protocol,
     given ``engine_timeout`` seconds an answer, ``protocol.ENGINE_TIMEOUT`` by default)."""
     if not isinstance(spec, str) or not spec.strip():
         raise InvalidAgentSpec(f"agent {spec!r}: expected one of {', '.join(AGENT_SPECS)}")

@@ -116,7 +116,7 @@ def register(subparsers: Any) -> None:
         "once in every rotation of the seats, so tile luck cancels out. Prints win rates "
         "with 95% intervals and openskill (Plackett-Luce) ratings; the same seed gives the "
         "same games. Agents: random, greedy, mcts, mcts:iterations=N, mcts:time=SECONDS, "
-        "level:N (1-5), engine:COMMAND (an outside engine, see docs/engine-protocol.md).",
+        "level:N (1-6), engine:COMMAND (an outside engine, see docs/engine-protocol.md).",
         epilog="examples:\n"
         "  taluva arena greedy random --games 20\n"
         "  taluva arena level:5 greedy greedy greedy --games 8 --records games.jsonl\n"

@@ -50,7 +50,7 @@ def register(subparsers: Any) -> None:
         "serve",
         help="run the game server: lobby, online play, AI seats, replays",
         description="Serve the browser client and the HTTP/WebSocket API. Players open the "
-        "printed address, create a game in the lobby (seats for people or AI levels 1-5), "
+        "printed address, create a game in the lobby (seats for people or AI levels 1-6), "
         "and send the join link to the others.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,

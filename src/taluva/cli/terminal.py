@@ -23,7 +23,7 @@ DEFAULT_SEATS: Final = "human,ai:3"
 PLAY_EPILOG: Final = f"""\
 seats (--players, 2 to 5, comma-separated):
   human, human:NAME     a person at this terminal (several people take turns: hot-seat)
-  ai:LEVEL              the AI at level 1 (quick) to 5 (strongest); 'ai' alone is level 3
+  ai:LEVEL              the AI at level 1 (quick) to 6 (on every core); 'ai' alone is level 3
   ai:SPEC               any AI spec: random, greedy, mcts, mcts:iterations=N, mcts:time=S
 
 examples:
@@ -98,7 +98,7 @@ def register(subparsers: Any) -> None:
         help="full screen: pause after each AI move so you can follow it (default 0.8)",
     )
     play.add_argument(
-        "--hint-level", type=int, default=5, metavar="N", help="AI level of the hints, 1-5"
+        "--hint-level", type=int, default=5, metavar="N", help="AI level of the hints, 1-6"
     )
     play.add_argument(
         "--win-chance",

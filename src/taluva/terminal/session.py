@@ -74,7 +74,7 @@ def parse_seats(text: str) -> list[Seat]:
         else:
             raise SeatError(
                 f"--players: seat {index + 1} is {item!r}; each seat is 'human', 'human:NAME', "
-                "'ai', 'ai:LEVEL' (1-5) or 'ai:SPEC' (random, greedy, mcts:...)"
+                "'ai', 'ai:LEVEL' (1-6) or 'ai:SPEC' (random, greedy, mcts:...)"
             )
     return seats
 

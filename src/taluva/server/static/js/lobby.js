@@ -13,7 +13,8 @@ const SEAT_CHOICES = [
   ["ai:2", "AI level 2"],
   ["ai:3", "AI level 3"],
   ["ai:4", "AI level 4"],
-  ["ai:5", "AI level 5 (strongest)"],
+  ["ai:5", "AI level 5 (strongest on one core)"],
+  ["ai:6", "AI level 6 (expert: thinks on every core)"],
 ];
 
 const EXPANSION_NAMES = { ships: "Ships", double_hex: "Double-hex tiles" };
