@@ -43,7 +43,9 @@ def test_arena_output_is_deterministic_for_a_seed(
 ) -> None:
     def run(name: str) -> tuple[str, list[str]]:
         path = tmp_path / name
-        argv = ["arena", "random", "level:1", "--games", "2", "--seed", "5", "--workers", "1"]
+        # agents bound by no clock: a time limit (level 1 has one) can cut a move short on a
+        # loaded machine, and then the games differ for a reason that is not the seed
+        argv = ["arena", "random", "greedy", "--games", "2", "--seed", "5", "--workers", "1"]
         assert main([*argv, "--records", str(path), "--no-progress"]) == 0
         rows = capsys.readouterr().out.splitlines()
         return path.read_text(), [row[:60] for row in rows[:4]]  # not the timings
@@ -54,7 +56,7 @@ def test_arena_output_is_deterministic_for_a_seed(
 
 
 def test_worker_processes_give_the_same_games_as_one_process() -> None:
-    tasks = arena.make_tasks(["random", "level:1"], games=2, seed=9)
+    tasks = arena.make_tasks(["random", "greedy"], games=2, seed=9)
     alone = [r["record"] for r in arena.run_tasks(tasks, arena.local_map(1))]
     pooled = [r["record"] for r in arena.run_tasks(tasks, arena.local_map(2))]
     assert alone == pooled
