@@ -242,9 +242,10 @@ def test_the_clocks_are_stored_with_each_move_and_resume_after_a_restart(
 def test_a_restart_before_the_time_is_up_rearms_the_timer(tmp_path: Any) -> None:
     url = f"sqlite:///{tmp_path / 'g.sqlite3'}"
     with serve(url) as client:
-        game_id, _tokens = timed_game(client, {"kind": "fischer", "base": 1.2})
+        # time enough for a restart on a loaded machine, before the clock runs out
+        game_id, _tokens = timed_game(client, {"kind": "fischer", "base": 2.5})
     with serve(url) as client:
         state = state_of(client, game_id)
-        assert state["status"] == "live" and 0 < state["clock"]["remaining_ms"][0] < 1_200
+        assert state["status"] == "live" and 0 < state["clock"]["remaining_ms"][0] < 2_500
         state = wait_for(client, game_id, "finished")
         assert state["result"]["reason"] == "timeout"
