@@ -11,6 +11,7 @@ the site of ``deploy/nginx``, its ports changed to the test's.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import shutil
@@ -123,6 +124,7 @@ def nginx_in_front(ports: list[int], folder: Path) -> Iterator[int]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        start_new_session=True,  # its own group, so its worker is stopped with it
     )
     try:
         deadline = time.monotonic() + 30
@@ -137,8 +139,14 @@ def nginx_in_front(ports: list[int], folder: Path) -> Iterator[int]:
                 time.sleep(0.1)
         yield port
     finally:
-        process.kill()
-        process.wait()
+        # SIGTERM: the master stops its worker and exits; killing the master alone would
+        # leave the worker behind, holding its connections
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
 
 
 def serve(environment: dict[str, str], port: int) -> subprocess.Popen[str]:
