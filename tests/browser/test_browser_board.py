@@ -282,6 +282,43 @@ def test_the_lobby_has_no_serious_or_critical_accessibility_findings(
         context.close()
 
 
+def test_every_level_digit_and_terrain_letter_is_drawn_as_strokes_centred_on_its_place(
+    browser: Any, server_url: str
+) -> None:
+    page = browser.new_page()
+    try:
+        page.goto(server_url + "/")
+        found = page.evaluate(
+            """async () => {
+                const { glyphPath } = await import("/static/js/glyphs.js");
+                const { TERRAIN_LETTERS } = await import("/static/js/hex.js");
+                const out = {};
+                for (const c of "0123456789" + TERRAIN_LETTERS) {
+                    const d = glyphPath(c, 100, 50, 1);
+                    const at = [...d.matchAll(/[ML](-?[0-9.]+),(-?[0-9.]+)/g)];
+                    const xs = at.map(m => +m[1]);
+                    const ys = at.map(m => +m[2]);
+                    out[c] = [d.length, Math.min(...xs), Math.max(...xs),
+                              Math.min(...ys), Math.max(...ys)];
+                }
+                const two = glyphPath("12", 100, 50, 1)
+                    .match(/[ML](-?[0-9.]+)/g).map(m => +m.slice(1));
+                return [out, Math.min(...two), Math.max(...two), glyphPath("?", 0, 0, 1)];
+            }"""
+        )
+        strokes, left, right, unknown = found
+        for character, (length, x0, x1, y0, y1) in strokes.items():
+            assert length > 0, character
+            assert x0 >= 98 and x1 <= 102, (character, x0, x1)  # 4 units wide around x = 100
+            assert y0 >= 47 and y1 <= 53, (character, y0, y1)  # 6 units high around y = 50
+        # "12": cells at 95.25-99.25 and 100.75-104.75 (9.5 units centred on 100); the "1" starts
+        # 0.8 into its cell, the "2" fills its own.
+        assert (left, right) == (96.0, 104.8)
+        assert unknown == ""
+    finally:
+        page.close()
+
+
 def test_markup_layers_keep_text_and_attribute_values_as_text(
     browser: Any, server_url: str
 ) -> None:

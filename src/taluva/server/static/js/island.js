@@ -5,6 +5,7 @@
 
 import { DIRECTIONS, EDGE_CORNERS, TERRAIN_LETTERS, TERRAIN_NAMES, centre, corners, key } from "./hex.js";
 import { LEVEL_HEIGHT, SIZE, TILT, worldStep } from "./projection.js";
+import { glyphPath } from "./glyphs.js";
 import { contrastText, el, f, points, shade } from "./pieces.js";
 
 export const DEFAULT_STYLE = {
@@ -140,18 +141,18 @@ export class IslandArt {
         el("polygon", { points: points([...wall, ...low]), fill: shade(base, side.light), class: "wall" }, g);
       }
     }
-    el("polygon", { points: points(top), fill: this.topFill(terrain, level), class: "top" }, g);
+    // The face's outline in a darker shade of its terrain is the seam between the hexes of one
+    // tile; where the tile ends, the thick edge drawn next covers it.
+    el("polygon", { points: points(top), fill: this.topFill(terrain, level), stroke: ghost ? null : shade(fill, this.style.hex_edge_shade), class: "top" }, g);
     if (ghost) return g;
     let thick = "";
-    let thin = "";
     for (let k = 0; k < 6; k += 1) {
       const [dq, dr] = DIRECTIONS[k];
       const boundary = tileOf(q + dq, r + dr) !== tile || levelOf(q + dq, r + dr) !== level;
+      if (!boundary) continue;
       const [a, b] = EDGE_CORNERS[k];
-      const segment = `M${top[a][0].toFixed(1)},${top[a][1].toFixed(1)}L${top[b][0].toFixed(1)},${top[b][1].toFixed(1)}`;
-      if (boundary) thick += segment; else thin += segment;
+      thick += `M${top[a][0].toFixed(1)},${top[a][1].toFixed(1)}L${top[b][0].toFixed(1)},${top[b][1].toFixed(1)}`;
     }
-    if (thin) el("path", { d: thin, stroke: shade(fill, this.style.hex_edge_shade), class: "seam" }, g);
     if (thick) el("path", { d: thick, stroke: this.style.tile_edge, class: "edge" }, g);
     if (level >= 2) {
       const rings = [];
@@ -160,13 +161,12 @@ export class IslandArt {
     }
     const [x, y] = projection.hexTop(q, r, level);
     if (terrain === 0) this.volcano(g, x, y, fill);
-    const ink = contrastText(fill);
     const [bx, by] = [x, y - SIZE * TILT * 0.6];
-    el("rect", { x: (bx - 6).toFixed(1), y: (by - 5.5).toFixed(1), width: 12, height: 11, class: "badge" }, g);
-    const label = el("text", { x: bx.toFixed(1), y: (by + 0.5).toFixed(1), class: "level" }, g);
-    label.textContent = String(level);
-    const letter = el("text", { x: (x - SIZE * 0.58).toFixed(1), y: (y + 1).toFixed(1), class: "letter", fill: ink }, g);
-    letter.textContent = TERRAIN_LETTERS[terrain];
+    const digits = String(level);
+    el("rect", { x: (bx - 3 - 1.5 * digits.length).toFixed(1), y: (by - 5.5).toFixed(1), width: 6 + 3 * digits.length, height: 11, class: "badge" }, g);
+    el("path", { d: glyphPath(digits, bx, by, 1.15), class: "level" }, g);
+    const letter = glyphPath(TERRAIN_LETTERS[terrain], x - SIZE * 0.58, y + 0.5, 1.05);
+    el("path", { d: letter, class: "letter", stroke: contrastText(fill) }, g);
     return g;
   }
 
