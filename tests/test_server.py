@@ -403,7 +403,10 @@ def test_a_hint_is_given_to_the_player_to_move_only_when_the_game_allows(
         state = hello(ws, [tokens[0]])["state"]
         ws.send_json({"type": "hint", "ref": 1})
         hint = ws.receive_json()
+        ws.send_json({"type": "hint"})
+        unreferenced = ws.receive_json()
     assert hint["type"] == "hint" and hint["ref"] == 1 and hint["ply"] == 0
+    assert unreferenced["type"] == "hint" and "ref" not in unreferenced
     assert hint["move"] in state["legal"] and 0.0 <= hint["value"] <= 1.0
     wrong_seat = client.post(
         f"/api/games/{game_id}/hint", headers={"authorization": f"Bearer {tokens[1]}"}

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -66,8 +67,7 @@ class Connection:
         self.bucket = TokenBucket(limits.ws_rate, limits.ws_burst)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.dropped = False
-        self.hint_pending = False
-        self.chances_pending = False
+        self.pending: set[str] = set()  # kinds of AI answers being computed ("hint", ...)
         self.account: Account | None = None
         """The account signed in on this socket: it holds that account's seats."""
 
@@ -280,20 +280,11 @@ async def _dispatch(
         if ref is not None:
             connection.send_json({"type": "accepted", "ref": ref})
     elif isinstance(fields, Hint):
-        if connection.hint_pending:
-            raise ApiError(429, "rate-limited", "a hint is already being computed")
-        connection.hint_pending = True
-        task = asyncio.get_running_loop().create_task(_hint(connection, room, service, ref))
-        _background.add(task)
-        task.add_done_callback(_background.discard)
+        work = service.hint(room, connection.seats)
+        _answer_later(connection, room, work, ref, "hint", "a hint is", "no hint")
     elif isinstance(fields, Chances):
-        if connection.chances_pending:
-            raise ApiError(429, "rate-limited", "win chances are already being computed")
-        connection.chances_pending = True
-        work = _chances(connection, room, service, fields.state, ref)
-        task = asyncio.get_running_loop().create_task(work)
-        _background.add(task)
-        task.add_done_callback(_background.discard)
+        work = service.chances.answer(room, fields.state)
+        _answer_later(connection, room, work, ref, "chances", "win chances are", "no win chances")
 
 
 def _hello(hello: Hello, connection: Connection, room: Room) -> dict[str, Any]:
@@ -315,34 +306,37 @@ def _hello(hello: Hello, connection: Connection, room: Room) -> dict[str, Any]:
     return welcome
 
 
-async def _hint(connection: Connection, room: Room, service: GameService, ref: Any) -> None:
-    """Compute a hint without holding up the connection's other messages."""
-    try:
-        reply = await service.hint(room, connection.seats)
-        reply["ref"] = ref
-        connection.send_json(reply)
-    except ApiError as error:
-        connection.send_json(error.message_for_socket(ref))
-    except Exception as error:
-        log.exception("hint failed in game %s", room.id)
-        connection.send_json(error_message("unavailable", f"no hint: {error}", ref))
-    finally:
-        connection.hint_pending = False
-
-
-async def _chances(
-    connection: Connection, room: Room, service: GameService, state: int, ref: Any
+def _answer_later(
+    connection: Connection,
+    room: Room,
+    work: Coroutine[Any, Any, dict[str, Any]],
+    ref: Any,
+    kind: str,
+    busy: str,
+    failed: str,
 ) -> None:
-    """Compute a position's win chances without holding up the connection's other messages."""
-    try:
-        reply = await service.chances.answer(room, state)
-        if ref is not None:
-            reply["ref"] = ref
-        connection.send_json(reply)
-    except ApiError as error:
-        connection.send_json(error.message_for_socket(ref))
-    except Exception as error:
-        log.exception("win chances failed in game %s", room.id)
-        connection.send_json(error_message("unavailable", f"no win chances: {error}", ref))
-    finally:
-        connection.chances_pending = False
+    """Compute an AI answer (a hint, win chances) without holding up the connection's other
+    messages: one of each kind at a time per connection, the reply or error carrying ``ref``
+    when the request had one."""
+    if kind in connection.pending:
+        work.close()
+        raise ApiError(429, "rate-limited", f"{busy} already being computed")
+    connection.pending.add(kind)
+
+    async def answer() -> None:
+        try:
+            reply = await work
+            if ref is not None:
+                reply["ref"] = ref
+            connection.send_json(reply)
+        except ApiError as error:
+            connection.send_json(error.message_for_socket(ref))
+        except Exception as error:
+            log.exception("%s failed in game %s", kind, room.id)
+            connection.send_json(error_message("unavailable", f"{failed}: {error}", ref))
+        finally:
+            connection.pending.discard(kind)
+
+    task = asyncio.get_running_loop().create_task(answer())
+    _background.add(task)
+    task.add_done_callback(_background.discard)
