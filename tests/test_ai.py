@@ -127,6 +127,20 @@ def test_the_planned_build_follows_the_planned_tile() -> None:
     assert agent.choose(game.copy()) == plan.moves[1]
 
 
+def test_the_search_weighs_drawing_against_taking_a_double_hex_tile() -> None:
+    """A draw is valued before its tile is seen and with no build, so it looked worse than
+    every double-hex placement and was never searched: level 5 always took the tile at once."""
+    game = Game.new(players=["a", "b"], seed=0, expansions=["double_hex"])
+    rng = random.Random(0)
+    while not ("draw" in (legal := sorted(map(str, game.legal_moves()))) and game.ply >= 2):
+        game.play(rng.choice(legal))
+    assert any(text.startswith("double ") for text in legal)
+    result = MctsAgent(1, iterations=150).search(game.copy())
+    visits = {str(stats.plan): stats.visits for stats in result.stats}
+    assert visits["draw"] >= 10
+    assert sum(v for plan, v in visits.items() if plan.startswith("double ")) >= 10
+
+
 def test_make_agent_reads_budgets_and_names() -> None:
     agent = make_agent("mcts:iterations=7", seed=1)
     assert isinstance(agent, MctsAgent)

@@ -54,6 +54,19 @@ ITERATIONS_PER_SECOND = 200
 to size the worlds of a search bounded by time alone."""
 
 
+def _draw_valued(plans: list[Turn], mover: int) -> list[Turn]:
+    """Plans with a lone draw (Double-Hex: draw rather than take a double-hex tile) valued as
+    the best other plan, second in line. The heuristic scores a draw before its tile is seen,
+    with no build, so it always looked worse than taking the double-hex tile and building, and
+    the search, which opens the best-looking plans first, never tried it."""
+    draws = [plan for plan in plans if plan.moves[0][0] == DRAW]
+    if not draws or len(draws) == len(plans):
+        return plans
+    others = [plan for plan in plans if plan.moves[0][0] != DRAW]
+    draw = Turn(draws[0].moves, others[0].results)
+    return [others[0], draw, *others[1:]]
+
+
 def world_count(iterations: int | None, seconds: float | None) -> int:
     """How many worlds a search with this budget uses: more as it can afford to visit them."""
     budget = iterations if iterations is not None else (seconds or 0.0) * ITERATIONS_PER_SECOND
@@ -167,6 +180,7 @@ class Search:
             plan = Turn((self.rng.choice(moves),), tuple(self.evaluator.results(game)))
             stats = [PlanStats(plan, 0, plan.results)]
             return SearchResult(plan, plan.results[mover], 0, time.perf_counter() - start, stats)
+        plans = _draw_valued(plans, mover)
         root = Node(mover, plans, self.settings.root_width)
         self.totals = [[0.0] * game.player_count for _ in plans]
         count = self.settings.worlds
@@ -217,7 +231,9 @@ class Search:
             children = node.children[i]
             child = children.get(key, _UNSEEN)
             if child is _UNSEEN:
-                if not self.settings.lookahead_leaves:
+                # after a draw the same player places the tile revealed: valued as their best
+                # plan with it at once, as the plans beside the draw are valued with a build
+                if not self.settings.lookahead_leaves and node.plans[i].moves[-1][0] != DRAW:
                     # a leaf seen once: the heuristic values it; its plans wait for a revisit
                     children[key] = None
                     results = self._leaf_results(node.plans[i], game)
@@ -257,6 +273,7 @@ class Search:
             tile_sample=settings.inner_sample,
             deadline=deadline,
         )
+        plans = _draw_valued(plans, game.to_move)
         node = Node(game.to_move, plans, settings.inner_width)
         if not plans:
             return node, self.evaluator.results(game)
