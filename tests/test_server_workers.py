@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
-from collections.abc import Awaitable, Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +99,21 @@ def agents_move(room: Room, ply: int) -> str:
     return str(merge(game, answers).plan.moves[0])
 
 
+@asynccontextmanager
+async def serving(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **options: Any
+) -> AsyncIterator[tuple[GameService, Parts]]:
+    """A started service with two AI workers on a fresh SQLite database, its scheduler's
+    searches watched by ``Parts``; stopped on the way out."""
+    service = GameService(Settings(database=sqlite_url(tmp_path), ai_workers=2, **options))
+    parts = Parts(service.ai.scheduler, monkeypatch)
+    await service.start()
+    try:
+        yield service, parts
+    finally:
+        await service.stop()
+
+
 def test_only_level_6_seats_search_in_parts() -> None:
     assert [parallel_level(f"level:{n}") is not None for n in LEVELS] == [False] * 5 + [True]
     assert parallel_level("mcts:iterations=5,processes=2") is None
@@ -110,10 +125,7 @@ def test_a_level_6_seat_searches_on_the_servers_pool_and_plays_the_agents_move(
     level_6(monkeypatch, iterations=ITERATIONS)
 
     async def scenario() -> None:
-        service = GameService(Settings(database=sqlite_url(tmp_path), ai_workers=2))
-        parts = Parts(service.ai.scheduler, monkeypatch)
-        await service.start()
-        try:
+        async with serving(tmp_path, monkeypatch) as (service, parts):
             with process_watch() as seen:
                 room, _ = await service.create_game({"seats": [LEVEL_6_SEAT, HUMAN]})
                 assert room.ai_task is not None
@@ -122,8 +134,6 @@ def test_a_level_6_seat_searches_on_the_servers_pool_and_plays_the_agents_move(
             assert [str(m) for m in room.game.moves] == [agents_move(room, 0), agents_move(room, 1)]
             assert ([len(tasks) for tasks in parts.together], parts.single) == ([2, 2], 0)
             assert seen == {"workers": 2, "nested": 0}
-        finally:
-            await service.stop()
 
     asyncio.run(scenario())
 
@@ -158,11 +168,7 @@ def test_a_search_that_cannot_start_before_the_deadline_is_not_run(
     level_6(monkeypatch, seconds=0.5)
 
     async def scenario() -> None:
-        settings = Settings(database=sqlite_url(tmp_path), ai_workers=2, ai_only_games=True)
-        service = GameService(settings)
-        parts = Parts(service.ai.scheduler, monkeypatch)
-        await service.start()
-        try:
+        async with serving(tmp_path, monkeypatch, ai_only_games=True) as (service, parts):
             room, _ = await service.create_game({"seats": [LEVEL_6_SEAT, LEVEL_6_SEAT]})
             while room.game.ply == 0:
                 await asyncio.sleep(0.02)
@@ -171,8 +177,6 @@ def test_a_search_that_cannot_start_before_the_deadline_is_not_run(
             first, second = parts.together[0]
             assert (len(first.result()) > 0, second.result()) == (True, None)
             assert room.game.moves[0].kind == "tile"
-        finally:
-            await service.stop()
 
     asyncio.run(scenario())
 
@@ -183,11 +187,7 @@ def test_a_persons_game_is_served_while_an_ai_only_level_6_turn_searches(
     level_6(monkeypatch, seconds=10.0)
 
     async def scenario() -> None:
-        settings = Settings(database=sqlite_url(tmp_path), ai_workers=2, ai_only_games=True)
-        service = GameService(settings)
-        parts = Parts(service.ai.scheduler, monkeypatch)
-        await service.start()
-        try:
+        async with serving(tmp_path, monkeypatch, ai_only_games=True) as (service, parts):
             experts, _ = await service.create_game({"seats": [LEVEL_6_SEAT, LEVEL_6_SEAT]})
             while service.ai.scheduler.running(Audience.AI_ONLY) == 0:
                 await asyncio.sleep(0.02)
@@ -196,7 +196,5 @@ def test_a_persons_game_is_served_while_an_ai_only_level_6_turn_searches(
             await asyncio.wait_for(duel.ai_task, timeout=8.0)
             assert (duel.game.ply, experts.game.ply) == (2, 0)
             assert parts.together[0][0].done() is False
-        finally:
-            await service.stop()
 
     asyncio.run(scenario())
