@@ -121,9 +121,9 @@ def start_server(
     raise SystemExit("the server did not start:\n" + (process.stderr.read() or ""))
 
 
-def export_source(revision: str, folder: Path) -> Path:
-    """Write the ``src`` folder of a git revision under ``folder``; return the path that
-    holds its ``taluva`` package."""
+def export_path(revision: str, folder: Path, path: str) -> Path:
+    """Write ``path`` (a folder of the repository) as it is at a git revision under
+    ``folder``; return where it landed."""
     root = subprocess.run(
         ["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True, check=True
     ).stdout.strip()
@@ -135,14 +135,20 @@ def export_source(revision: str, folder: Path) -> Path:
     if commit.returncode != 0:
         raise SystemExit(f"--against {revision}: not a commit ({commit.stderr.strip()})")
     archive = subprocess.Popen(
-        ["git", "-C", root, "archive", commit.stdout.strip(), "src"], stdout=subprocess.PIPE
+        ["git", "-C", root, "archive", commit.stdout.strip(), path], stdout=subprocess.PIPE
     )
     subprocess.run(["tar", "-x", "-C", str(folder)], stdin=archive.stdout, check=True)
     assert archive.stdout is not None
     archive.stdout.close()
     if archive.wait() != 0:
         raise SystemExit(f"git archive {revision} failed")
-    return folder / "src"
+    return folder / path
+
+
+def export_source(revision: str, folder: Path) -> Path:
+    """Write the ``src`` folder of a git revision under ``folder``; return the path that
+    holds its ``taluva`` package."""
+    return export_path(revision, folder, "src")
 
 
 def postgres_programs() -> Path:

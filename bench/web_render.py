@@ -35,7 +35,6 @@ import os
 import platform
 import random
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -46,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from server_load import export_path, free_port
 
 from taluva import Game
 from taluva.server.store import LIVE, NewMove, Store, StoredGame, StoredSeat, token_digest
@@ -113,13 +113,6 @@ def store(database: str, game: Game, copies: int) -> list[str]:
     return ids
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 # ``taluva serve`` with another folder of client files (``--against``): the server is this
 # tree's, only the page and its scripts are REV's.
 SERVE_WITH_STATIC = (
@@ -131,26 +124,7 @@ SERVE_WITH_STATIC = (
 def export_static(revision: str, folder: Path) -> Path:
     """Write the client files (``src/taluva/server/static``) of a git revision under
     ``folder``; return their folder."""
-    root = subprocess.run(
-        ["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True, check=True
-    ).stdout.strip()
-    commit = subprocess.run(
-        ["git", "-C", root, "rev-parse", "--verify", f"{revision}^{{commit}}"],
-        capture_output=True,
-        text=True,
-    )
-    if commit.returncode != 0:
-        raise SystemExit(f"--against {revision}: not a commit ({commit.stderr.strip()})")
-    static = "src/taluva/server/static"
-    archive = subprocess.Popen(
-        ["git", "-C", root, "archive", commit.stdout.strip(), static], stdout=subprocess.PIPE
-    )
-    subprocess.run(["tar", "-x", "-C", str(folder)], stdin=archive.stdout, check=True)
-    assert archive.stdout is not None
-    archive.stdout.close()
-    if archive.wait() != 0:
-        raise SystemExit(f"git archive {revision} failed")
-    return folder / static
+    return export_path(revision, folder, "src/taluva/server/static")
 
 
 def start_server(database: str, port: int, static: Path | None = None) -> subprocess.Popen[str]:
