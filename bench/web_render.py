@@ -86,21 +86,11 @@ def store(database: str, game: Game, copies: int) -> list[str]:
             StoredSeat(seat, "human", name, None, token_digest(token(game_id, seat)))
             for seat, name in enumerate(PLAYERS)
         ]
-        meta = StoredGame(
-            id=game_id,
-            name="60 tiles",
-            status=LIVE,
-            options=record["options"],
-            deck=record["deck"],
-            doubles=[],
-            hints=False,
-            ply=0,
-            result=None,
-            created_at=stamp,
-            updated_at=stamp,
-            seats=seats,
+        box.create_game(
+            StoredGame.starting(
+                game_id, "60 tiles", record, seats, status=LIVE, hints=False, stamp=stamp
+            )
         )
-        box.create_game(meta)
         replay = Game.new(players=PLAYERS, deck=record["deck"])
         moves = []
         for ply, move in enumerate(game.moves):

@@ -114,19 +114,14 @@ def store_game(
     record = game.to_record()
     created = now() if stamp is None else stamp
     store.create_game(
-        StoredGame(
-            id=game_id,
-            name=game_id if name is None else name,
+        StoredGame.starting(
+            game_id,
+            game_id if name is None else name,
+            record,
+            seats,
             status=LIVE,
-            options=record["options"],
-            deck=record["deck"],
-            doubles=list(record.get("doubles") or []),
             hints=False,
-            ply=0,
-            result=None,
-            created_at=created,
-            updated_at=created,
-            seats=seats,
+            stamp=created,
         )
     )
     replay = Game.from_record({**record, "moves": [], "result": None})

@@ -371,19 +371,14 @@ class GameService:
             raise ApiError(422, "bad-option", str(error)) from None
         record = game.to_record()
         stamp = now()
-        meta = StoredGame(
-            id=secrets.token_urlsafe(6),
-            name=name,
+        meta = StoredGame.starting(
+            secrets.token_urlsafe(6),
+            name,
+            record,
+            seats,
             status=LIVE if all(seat.taken for seat in seats) else OPEN,
-            options=record["options"],
-            deck=record["deck"],
-            doubles=list(record.get("doubles") or []),
             hints=hints,
-            ply=0,
-            result=None,
-            created_at=stamp,
-            updated_at=stamp,
-            seats=seats,
+            stamp=stamp,
         )
         host_token = self.lifecycle.prepare(meta, request.get("clock"), account_id)
         if all(seat.kind == "ai" for seat in seats):

@@ -134,6 +134,35 @@ class StoredGame:
     host_account: int | None = None
     """The account that created the game, when signed in."""
 
+    @classmethod
+    def starting(
+        cls,
+        game_id: str,
+        name: str,
+        record: dict[str, Any],
+        seats: list[StoredSeat],
+        *,
+        status: str,
+        hints: bool,
+        stamp: datetime,
+    ) -> StoredGame:
+        """A game before its first move, with the options, deck and double-hex tiles of a
+        game record (``Game.to_record``)."""
+        return cls(
+            id=game_id,
+            name=name,
+            status=status,
+            options=record["options"],
+            deck=record["deck"],
+            doubles=list(record.get("doubles") or []),
+            hints=hints,
+            ply=0,
+            result=None,
+            created_at=stamp,
+            updated_at=stamp,
+            seats=seats,
+        )
+
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
