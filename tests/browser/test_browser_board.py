@@ -282,14 +282,24 @@ def test_the_lobby_has_no_serious_or_critical_accessibility_findings(
         context.close()
 
 
-def test_every_level_digit_and_terrain_letter_is_drawn_as_strokes_centred_on_its_place(
-    browser: Any, server_url: str
-) -> None:
+def run_on_site(browser: Any, server_url: str, script: str) -> Any:
+    """What ``script`` (a function in JavaScript) returns on the site's start page, which
+    lets it import the client's modules."""
     page = browser.new_page()
     try:
         page.goto(server_url + "/")
-        found = page.evaluate(
-            """async () => {
+        return page.evaluate(script)
+    finally:
+        page.close()
+
+
+def test_every_level_digit_and_terrain_letter_is_drawn_as_strokes_centred_on_its_place(
+    browser: Any, server_url: str
+) -> None:
+    found = run_on_site(
+        browser,
+        server_url,
+        """async () => {
                 const { glyphPath } = await import("/static/js/glyphs.js");
                 const { TERRAIN_LETTERS } = await import("/static/js/hex.js");
                 const out = {};
@@ -304,29 +314,26 @@ def test_every_level_digit_and_terrain_letter_is_drawn_as_strokes_centred_on_its
                 const two = glyphPath("12", 100, 50, 1)
                     .match(/[ML](-?[0-9.]+)/g).map(m => +m.slice(1));
                 return [out, Math.min(...two), Math.max(...two), glyphPath("?", 0, 0, 1)];
-            }"""
-        )
-        strokes, left, right, unknown = found
-        for character, (length, x0, x1, y0, y1) in strokes.items():
-            assert length > 0, character
-            assert x0 >= 98 and x1 <= 102, (character, x0, x1)  # 4 units wide around x = 100
-            assert y0 >= 47 and y1 <= 53, (character, y0, y1)  # 6 units high around y = 50
-        # "12": cells at 95.25-99.25 and 100.75-104.75 (9.5 units centred on 100); the "1" starts
-        # 0.8 into its cell, the "2" fills its own.
-        assert (left, right) == (96.0, 104.8)
-        assert unknown == ""
-    finally:
-        page.close()
+            }""",
+    )
+    strokes, left, right, unknown = found
+    for character, (length, x0, x1, y0, y1) in strokes.items():
+        assert length > 0, character
+        assert x0 >= 98 and x1 <= 102, (character, x0, x1)  # 4 units wide around x = 100
+        assert y0 >= 47 and y1 <= 53, (character, y0, y1)  # 6 units high around y = 50
+    # "12": cells at 95.25-99.25 and 100.75-104.75 (9.5 units centred on 100); the "1" starts
+    # 0.8 into its cell, the "2" fills its own.
+    assert (left, right) == (96.0, 104.8)
+    assert unknown == ""
 
 
 def test_markup_layers_keep_text_and_attribute_values_as_text(
     browser: Any, server_url: str
 ) -> None:
-    page = browser.new_page()
-    try:
-        page.goto(server_url + "/")
-        found = page.evaluate(
-            """async () => {
+    found = run_on_site(
+        browser,
+        server_url,
+        """async () => {
                 const { Markup, el, fill } = await import("/static/js/pieces.js");
                 const layer = document.createElementNS("http://www.w3.org/2000/svg", "g");
                 const markup = new Markup();
@@ -337,12 +344,10 @@ def test_markup_layers_keep_text_and_attribute_values_as_text(
                 return [layer.childNodes.length, text.tagName, text.textContent,
                         text.getAttribute("data-name"), layer.querySelectorAll("image").length,
                         window.pwned === undefined];
-            }"""
-        )
-        hostile = '<image href="x" onerror="window.pwned = 1"/>&amp;"'
-        assert found == [1, "text", hostile, hostile, 0, True]
-    finally:
-        page.close()
+            }""",
+    )
+    hostile = '<image href="x" onerror="window.pwned = 1"/>&amp;"'
+    assert found == [1, "text", hostile, hostile, 0, True]
 
 
 # ---------------------------------------------------------------------- camera and previews
