@@ -208,13 +208,24 @@ def test_a_done_review_is_stored_and_served_at_once_after_a_restart(
 
 
 def test_asking_twice_joins_the_review_that_runs(
-    tmp_path: Path, counted: list[tuple[int, int]]
+    tmp_path: Path, counted: list[tuple[int, int]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # The review waits until both requests are answered: on an idle machine it could end
+    # before the second request, which would then be answered "done" (200).
+    original = workers.review_plies
+    asked = threading.Event()
+
+    def held(record: dict[str, Any], iterations: int, first: int, last: int) -> Any:
+        assert asked.wait(30), "the test never let the review go on"
+        return original(record, iterations, first, last)
+
+    monkeypatch.setattr(workers, "review_plies", held)
     with server(sqlite_url(tmp_path)) as client:
         game_id = finished_game(client)
         with client.websocket_connect(f"/ws/games/{game_id}") as ws:
             hello(ws, [])
             answers = [client.post(f"/api/games/{game_id}/review") for _ in range(2)]
+            asked.set()
             seen = until_done(ws)
     assert [answer.status_code for answer in answers] == [202, 202]
     assert [m["status"] for m in seen].count("queued") == 1
