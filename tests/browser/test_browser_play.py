@@ -255,6 +255,11 @@ def test_a_finished_game_shows_the_winner_banner_the_ranking_and_replays(
     with page.expect_download() as download:
         page.click("a[download]")
     assert download.value.suggested_filename == f"taluva-{game_id}.json"
+    # A move of the log shows the position after it. (The log used to shrink to nothing in
+    # this long side column, under the column itself, so it could not be clicked.)
+    page.locator(".log .log-move").nth(1).click()
+    page.wait_for_function("() => document.querySelectorAll('svg.board .hex').length === 3")
+    assert page.locator(".replay-ply").inner_text().startswith(f"Move 2 of {total}: ")
 
 
 def test_the_winner_banner_shows_the_servers_words_as_text_once(page: Any, server_url: str) -> None:

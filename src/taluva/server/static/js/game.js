@@ -858,8 +858,8 @@ export class GamePage {
     }, this.player ? "Pause" : "Play");
     clear(box,
       h("div", { class: "replay-controls" },
-        step("⏮", "First position", 0), step("◀", "Previous move", ply - 1), playButton,
-        step("▶", "Next move", ply + 1), step("⏭", "Last position", total)),
+        step("⇤", "First position", 0), step("◀", "Previous move", ply - 1), playButton,
+        step("▶", "Next move", ply + 1), step("⇥", "Last position", total)),
       slider,
       h("div", { class: "replay-ply" }, `Move ${ply} of ${total}${ply > 0 ? ": " + this.state.moves[ply - 1] : ""}`));
   }
