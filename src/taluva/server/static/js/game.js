@@ -197,7 +197,7 @@ export class GamePage {
     const turnChanged = !this.state || this.state.ply !== state.ply;
     this.state = state;
     this.legal = new Set(state.legal);
-    this.indexLegal(state.legal);
+    this.legalIndex = null;
     if (turnChanged) {
       this.menu = null;
       this.locked = false;
@@ -221,17 +221,29 @@ export class GamePage {
     }
   }
 
-  indexLegal(moves) {
-    this.tileSpots = new Map(); // "code|k" -> [[q, r]]
-    this.buildsByHex = new Map(); // "q,r" -> [move text]
-    for (const text of moves) {
+  /** The legal tile spots, "code|k" -> [[q, r]], indexed at first use: a player who is
+   * not to move, or who has not touched the board yet, never needs them. */
+  get tileSpots() {
+    return this.indexLegal().tileSpots;
+  }
+
+  /** The legal builds by hex, "q,r" -> [move text], indexed at first use. */
+  get buildsByHex() {
+    return this.indexLegal().buildsByHex;
+  }
+
+  indexLegal() {
+    if (this.legalIndex) return this.legalIndex;
+    const tileSpots = new Map();
+    const buildsByHex = new Map();
+    for (const text of this.state?.legal || []) {
       const m = parseMove(text);
       if (m.kind === "tile" || m.kind === "double") {
         const code = m.kind === "tile" ? "tile" : m.code;
         const add = (q, r, k) => {
           const name = `${code}|${k}`;
-          if (!this.tileSpots.has(name)) this.tileSpots.set(name, []);
-          this.tileSpots.get(name).push([q, r]);
+          if (!tileSpots.has(name)) tileSpots.set(name, []);
+          tileSpots.get(name).push([q, r]);
         };
         add(m.hex[0], m.hex[1], m.k);
         if (m.kind === "double" && (m.code === "VV" || m.code === "JJ")) {
@@ -243,11 +255,13 @@ export class GamePage {
         if (m.kind === "ship") hexes = this.lagoonOf(m.hex) || hexes;
         for (const [q, r] of hexes) {
           const k = key(q, r);
-          if (!this.buildsByHex.has(k)) this.buildsByHex.set(k, []);
-          this.buildsByHex.get(k).push(text);
+          if (!buildsByHex.has(k)) buildsByHex.set(k, []);
+          buildsByHex.get(k).push(text);
         }
       }
     }
+    this.legalIndex = { tileSpots, buildsByHex };
+    return this.legalIndex;
   }
 
   lagoonOf([q, r]) {

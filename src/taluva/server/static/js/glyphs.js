@@ -26,6 +26,35 @@ const STROKES = {
 /** Width of a character and the space after it, in grid units. */
 const ADVANCE = 5.5;
 
+const tails = new Map();
+
+/** The strokes of `text` at `unit` pixels a grid unit, relative to its first point: the same
+ * wherever the text is written, so made once for each text and size (a level number and a
+ * terrain letter on every hex of the island would otherwise be formatted again each time). */
+function relativeStrokes(text, unit) {
+  const name = `${text}|${unit}`;
+  let out = tails.get(name);
+  if (out) return out;
+  let first = null;
+  let at = null;
+  let d = "";
+  let left = 0;
+  for (const character of text) {
+    for (const line of STROKES[character] || []) {
+      line.forEach(([gx, gy], i) => {
+        const point = [Math.round((left + gx) * unit * 10) / 10, Math.round(gy * unit * 10) / 10];
+        if (!first) first = point;
+        else d += `${i ? "l" : "m"}${+(point[0] - at[0]).toFixed(1)},${+(point[1] - at[1]).toFixed(1)}`;
+        at = point;
+      });
+    }
+    left += ADVANCE;
+  }
+  out = { first: first || [0, 0], d };
+  tails.set(name, out);
+  return out;
+}
+
 /**
  * Path data that writes `text` centred on (x, y), each grid unit `unit` pixels: for a path
  * with a stroke and round caps and joins (the grid is 6 units high). A character without
@@ -34,16 +63,7 @@ const ADVANCE = 5.5;
 export function glyphPath(text, x, y, unit) {
   const characters = String(text);
   const width = (characters.length * ADVANCE - (ADVANCE - 4)) * unit;
-  let left = x - width / 2;
-  const top = y - 3 * unit;
-  let d = "";
-  for (const character of characters) {
-    for (const line of STROKES[character] || []) {
-      line.forEach(([gx, gy], i) => {
-        d += `${i ? "L" : "M"}${(left + gx * unit).toFixed(1)},${(top + gy * unit).toFixed(1)}`;
-      });
-    }
-    left += ADVANCE * unit;
-  }
-  return d;
+  const { first, d } = relativeStrokes(characters, unit);
+  if (!d && !STROKES[characters[0]]) return "";
+  return `M${(x - width / 2 + first[0]).toFixed(1)},${(y - 3 * unit + first[1]).toFixed(1)}${d}`;
 }

@@ -1,7 +1,8 @@
 // Drawing the island in the oblique projection: each hex a prism whose visible sides show one
-// stratum per tile beneath it, a top face with its terrain's colour and pattern, rings and a
-// number for its level (readable without colour), volcanoes as cones; the sea grid, lagoons
-// and the board zone at sea level. Colours and the level rule come from taluva.render.
+// stratum per tile beneath it, a top face with its terrain's colour and pattern, and from
+// level 2 rings and a number for its level (readable without colour), volcanoes as cones;
+// the sea grid, lagoons and the board zone at sea level. Colours and the level rule come
+// from taluva.render.
 
 import { DIRECTIONS, EDGE_CORNERS, TERRAIN_LETTERS, TERRAIN_NAMES, centre, corners, key } from "./hex.js";
 import { LEVEL_HEIGHT, SIZE, TILT, worldStep } from "./projection.js";
@@ -122,7 +123,8 @@ export class IslandArt {
 
   /**
    * One hex as a prism: sides down to whatever stands in front (`levelOf`), one stratum per
-   * tile; the top face with edges (thick where the tile ends: `tileOf`), rings and number.
+   * tile; the top face with edges (thick where the tile ends: `tileOf`), rings and number
+   * when raised.
    */
   prism(parent, projection, hex, levelOf, tileOf, { ghost = false } = {}) {
     const { q, r, level, terrain, tile } = hex;
@@ -161,10 +163,14 @@ export class IslandArt {
     }
     const [x, y] = projection.hexTop(q, r, level);
     if (terrain === 0) this.volcano(g, x, y, fill);
-    const [bx, by] = [x, y - SIZE * TILT * 0.6];
-    const digits = String(level);
-    el("rect", { x: (bx - 3 - 1.5 * digits.length).toFixed(1), y: (by - 5.5).toFixed(1), width: 6 + 3 * digits.length, height: 11, class: "badge" }, g);
-    el("path", { d: glyphPath(digits, bx, by, 1.15), class: "level" }, g);
+    if (level >= 2) {
+      // Raised hexes carry their level in a badge; level 1, the ground, is left bare, so the
+      // heights stand out (and a 60-tile island has a few hundred fewer elements to draw).
+      const [bx, by] = [x, y - SIZE * TILT * 0.6];
+      const digits = String(level);
+      el("rect", { x: (bx - 3 - 1.5 * digits.length).toFixed(1), y: (by - 5.5).toFixed(1), width: 6 + 3 * digits.length, height: 11, class: "badge" }, g);
+      el("path", { d: glyphPath(digits, bx, by, 1.15), class: "level" }, g);
+    }
     const letter = glyphPath(TERRAIN_LETTERS[terrain], x - SIZE * 0.58, y + 0.5, 1.05);
     el("path", { d: letter, class: "letter", stroke: contrastText(fill) }, g);
     return g;
@@ -204,13 +210,15 @@ export class IslandArt {
         }
       }
     }
-    const offsets = cornerOffsets(projection, 1);
+    // Every ring has the same shape: its first corner, then the same relative steps.
+    const offsets = cornerOffsets(projection, 1).map(([x, y]) => [Math.round(x * 10) / 10, Math.round(y * 10) / 10]);
+    let steps = "";
+    for (let i = 1; i < 6; i += 1) steps += `l${+(offsets[i][0] - offsets[i - 1][0]).toFixed(1)},${+(offsets[i][1] - offsets[i - 1][1]).toFixed(1)}`;
+    steps += "z";
     const d = [];
     for (const [q, r] of sea) {
       const [x, y] = projection.hexTop(q, r, 0);
-      let ring = "M";
-      for (let i = 0; i < 6; i += 1) ring += `${i ? "L" : ""}${(x + offsets[i][0]).toFixed(1)},${(y + offsets[i][1]).toFixed(1)}`;
-      d.push(ring + "Z");
+      d.push(`M${(x + offsets[0][0]).toFixed(1)},${(y + offsets[0][1]).toFixed(1)}${steps}`);
     }
     el("path", { d: d.join(""), fill: "none", stroke: "rgba(255,255,255,0.12)", "stroke-width": 1, class: "sea-grid" }, parent);
   }

@@ -18,6 +18,11 @@ export class MoveLog {
     this.buttons = [];
     this.turn = null; // {seat, items (the entry's <li>), previous (kind of the last move)}
     this.current = null;
+    // One listener for the whole log: a long game has hundreds of moves.
+    list.addEventListener("click", (event) => {
+      const button = event.target.closest?.("button.log-move");
+      if (button && list.contains(button)) this.choose(Number(button.dataset.ply));
+    });
   }
 
   /**
@@ -65,7 +70,7 @@ export class MoveLog {
       const button = h("button", {
         type: "button", class: "log-move",
         title: `${text} (move ${ply + 1}: show the position after it)`, "data-move": text,
-        onclick: () => this.choose(ply + 1),
+        "data-ply": ply + 1,
       }, said[ply].words, h("code", { class: "notation" }, text));
       this.turn.items.appendChild(button);
       this.turn.previous = kind;
