@@ -6,6 +6,7 @@ loopback for this module (as the ``postgres`` user when the tests run as root).
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import subprocess
@@ -30,6 +31,8 @@ from test_server_support import (
     two_humans,
 )
 
+from taluva.server.config import Settings
+from taluva.server.rooms import GameService
 from taluva.server.store import LIVE, MIGRATIONS, PlyTaken, Store, StoredGame, StoredSeat, now
 
 POSTGRES = postgres_binaries()
@@ -228,3 +231,37 @@ def test_a_live_game_resumes_after_the_server_restarts(database: str) -> None:
             assert ws.receive_json()["ply"] == 3
         listed = client.get("/api/games?status=live").json()["games"]
         assert [(g["id"], g["ply"]) for g in listed] == [(game_id, 4)]
+
+
+def test_sqlite_checkpoints_are_taken_by_a_thread_of_their_own_not_by_the_moves(
+    tmp_path: Path,
+) -> None:
+    url = sqlite_url(tmp_path)
+    database = tmp_path / "games.sqlite3"
+
+    async def play() -> tuple[int, int, int]:
+        service = GameService(Settings(database=url, ai_workers=0))
+        service.checkpoints.every = 0.05
+        await service.start()
+        try:
+            with service.store.engine.connect() as connection:
+                automatic = connection.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar()
+            room, _ = await service.create_game(
+                {"seats": [{"kind": "human", "take": True}, {"kind": "human", "take": True}]}
+            )
+            before = database.stat().st_size
+            for ply in range(12):
+                await service.submit(room, {0, 1}, ply, sorted(room.state()["legal"])[0])
+            await asyncio.sleep(0.5)  # ten rounds of the checkpoint thread
+            after = database.stat().st_size
+        finally:
+            await service.stop()
+        return automatic, before, after
+
+    automatic, before, after = asyncio.run(play())
+    assert automatic == 0  # commits never checkpoint themselves
+    assert after > before  # the moves reached the database file all the same
+    reread = Store(url)
+    stored = reread.load_game(reread.unfinished_game_ids()[0])
+    reread.close()
+    assert stored is not None and len(stored.moves) == 12

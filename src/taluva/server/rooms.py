@@ -28,6 +28,7 @@ from taluva.server import clocks
 from taluva.server.accounts import Account
 from taluva.server.ai_queue import AiJob, AiResult
 from taluva.server.chances import WinChances
+from taluva.server.checkpoints import Checkpoints
 from taluva.server.cluster import Cluster, Relay
 from taluva.server.config import Settings
 from taluva.server.errors import ApiError, not_found
@@ -165,7 +166,9 @@ class GameService:
 
     def __init__(self, settings: Settings, store: Store | None = None) -> None:
         self.settings = settings
-        self.store = store or Store(settings.database)
+        self.store = store or Store(settings.database, checkpoints_apart=True)
+        self.checkpoints = Checkpoints(self.store)
+        """SQLite's checkpoints, off the moves' path (``taluva.server.checkpoints``)."""
         self.ai = AiRunner(settings.ai_workers)
         self.chances = WinChances(self.ai, settings.win_chance_iterations)
         """The win-chance bar's answers (``taluva.server.chances``)."""
@@ -240,6 +243,7 @@ class GameService:
     async def start(self) -> None:
         """Migrate the database, then resume every unfinished game (AI seats move again)."""
         await self.db(self.store.migrate)
+        self.checkpoints.start()
         if self.cluster is not None:
             await self.cluster.start()
         for game_id in await self.db(self.store.unfinished_game_ids):
@@ -264,6 +268,7 @@ class GameService:
         await asyncio.gather(*tasks, return_exceptions=True)
         self.ai.close()
         self._db_pool.shutdown(wait=True)
+        await self.checkpoints.stop()
         self.store.close()
 
     # ------------------------------------------------------------------ games

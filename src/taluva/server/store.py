@@ -175,22 +175,55 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def make_engine(url: str) -> Engine:
-    """A SQLAlchemy engine for ``url``, with SQLite tuned for a single server process."""
+def _no_automatic_checkpoints(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA wal_autocheckpoint=0")
+    cursor.close()
+
+
+def make_engine(url: str, *, checkpoints_apart: bool = False) -> Engine:
+    """A SQLAlchemy engine for ``url``, with SQLite tuned for a single server process.
+
+    With ``checkpoints_apart``, SQLite's commits never copy the write-ahead log back into the
+    database themselves: the owner calls ``Store.checkpoint`` from a thread of its own."""
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False})
         event.listen(engine, "connect", _sqlite_pragmas)
+        if checkpoints_apart:
+            event.listen(engine, "connect", _no_automatic_checkpoints)
         return engine
     return create_engine(url, pool_size=8, max_overflow=4, pool_pre_ping=True)
 
 
-class Store:
-    """The games database: create, claim seats, append moves (one per ply), read back."""
+WAL_PAGES_BEFORE_WAITING = 20_000
+"""Past this many pages (about 80 MB) in SQLite's write-ahead log, a checkpoint waits for
+the writer so the log starts again, instead of copying what it can beside it."""
 
-    def __init__(self, url: str) -> None:
+
+class Store:
+    """The games database: create, claim seats, append moves (one per ply), read back.
+
+    ``checkpoints_apart`` (SQLite only): the commit of a move never copies the write-ahead
+    log into the database file, which took every so often a commit long enough to hold up
+    all moves waiting meanwhile; the owner calls ``checkpoint`` regularly instead.
+    """
+
+    def __init__(self, url: str, *, checkpoints_apart: bool = False) -> None:
         self.url = url
-        self.engine = make_engine(url)
+        self.engine = make_engine(url, checkpoints_apart=checkpoints_apart)
         self._session = sessionmaker(self.engine, expire_on_commit=False)
+
+    def checkpoint(self, *, final: bool = False) -> None:
+        """Copy SQLite's write-ahead log into the database file, beside the writer (or, when
+        the log has grown past ``WAL_PAGES_BEFORE_WAITING`` pages or ``final``, waiting for
+        it and emptying the log). Nothing to do for other databases."""
+        if not self.url.startswith("sqlite"):
+            return
+        mode = "TRUNCATE" if final else "PASSIVE"
+        with self.engine.connect() as connection:
+            row = connection.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})").one()
+            if not final and row[1] > WAL_PAGES_BEFORE_WAITING:
+                connection.exec_driver_sql("PRAGMA wal_checkpoint(RESTART)")
 
     def migrate(self) -> None:
         """Bring the schema up to the newest shipped revision (a no-op when it is)."""
