@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import random
@@ -419,3 +420,17 @@ def test_the_installed_console_script_runs_without_tracebacks(tmp_path: Path) ->
         "taluva: error: argument DEPTH: expected a whole number, got 'three' "
         "(see 'taluva perft --help')\n"
     )
+
+
+def test_the_server_process_collects_garbage_less_often_and_freezes_what_it_loaded() -> None:
+    from taluva.cli.server import GC_THRESHOLDS, tune_garbage_collector
+
+    before = gc.get_threshold()
+    try:
+        tune_garbage_collector()
+        assert gc.get_threshold() == GC_THRESHOLDS
+        assert GC_THRESHOLDS[0] > before[0]
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
