@@ -12,6 +12,11 @@ unless ``--default-limits``. Against limits, a refused client backs off and trie
 a 429 for a new game waits its ``Retry-After``, a socket closed as one too many (4429) or a
 ``rate-limited`` move waits a growing delay; the report counts each kind.
 
+``--think SECONDS`` paces the players: each waits that long on average (exponentially
+spread) before each move, so the server gets an even load of games / SECONDS moves a second
+and the latency is the server's answer time at that load, not the queue of a server always
+at full speed.
+
 Only what happens once every client has its first game counts: creating the games and
 opening the sockets comes first, then the ``--seconds`` of play are measured.
 
@@ -30,6 +35,7 @@ a fresh database with the same load, and the report gives both and their ratios.
     .venv/bin/python bench/server_load.py --games 50 --seconds 5
     .venv/bin/python bench/server_load.py --games 50 --seconds 5 --default-limits
     .venv/bin/python bench/server_load.py --games 200 --seconds 12 --against HEAD~3
+    .venv/bin/python bench/server_load.py --games 200 --think 0.5 --against HEAD~3
     .venv/bin/python bench/server_load.py --games 1000 --seconds 20 --servers 1,2
 """
 
@@ -367,10 +373,16 @@ async def new_game(
 
 
 async def play(
-    bases: list[str], http: httpx.AsyncClient, number: int, window: Window, totals: Totals
+    bases: list[str],
+    http: httpx.AsyncClient,
+    number: int,
+    window: Window,
+    totals: Totals,
+    think: float = 0.0,
 ) -> None:
     """One scripted client: play random legal moves until the deadline, game after game,
-    through server ``bases[number % len(bases)]``, watched from the next one if any."""
+    through server ``bases[number % len(bases)]``, watched from the next one if any; with
+    ``think``, wait that many seconds on average (exponentially spread) before each move."""
     base = bases[number % len(bases)]
     watched = bases[(number + 1) % len(bases)] if len(bases) > 1 else None
     rng = random.Random(number)
@@ -413,6 +425,8 @@ async def play(
                     arrived = True
                     window.arrived()
                 while state["result"] is None and time.perf_counter() < window.deadline:
+                    if think:
+                        await asyncio.sleep(rng.expovariate(1 / think))
                     state = await play_move(ws, state, rng, totals, backoff, watcher, window)
                     if not state:
                         return
@@ -468,14 +482,18 @@ async def play_move(
 
 
 async def run(
-    bases: list[str], games: int, seconds: float, pids: list[int] | None = None
+    bases: list[str],
+    games: int,
+    seconds: float,
+    pids: list[int] | None = None,
+    think: float = 0.0,
 ) -> tuple[Totals, float, float]:
     """Play the load; the totals, the measured seconds and the servers' CPU seconds in them."""
     totals = Totals()
     limits = httpx.Limits(max_connections=64)
     window = Window(games, seconds, pids or [])
     async with httpx.AsyncClient(base_url=f"http://{bases[0]}", limits=limits, timeout=60) as http:
-        await asyncio.gather(*(play(bases, http, n, window, totals) for n in range(games)))
+        await asyncio.gather(*(play(bases, http, n, window, totals, think) for n in range(games)))
     totals.client_cpu, server_cpu = window.close()
     return totals, window.seconds if window.open else 0.0, server_cpu
 
@@ -523,7 +541,9 @@ def measure(
     try:
         bases = [f"127.0.0.1:{port}" for port in ports]
         pids = [process.pid for process in processes]
-        totals, elapsed, cpu_used = asyncio.run(run(bases, args.games, args.seconds, pids))
+        totals, elapsed, cpu_used = asyncio.run(
+            run(bases, args.games, args.seconds, pids, args.think)
+        )
     finally:
         for process in processes:
             process.terminate()
@@ -622,6 +642,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="how long to play (20)")
     parser.add_argument("--database", help="SQLAlchemy URL (default: a fresh SQLite file)")
     parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="each game's player waits this long on average before each move, so the load is "
+        "games / SECONDS moves a second (default 0: as fast as the server answers)",
+    )
+    parser.add_argument(
         "--server", metavar="HOST:PORT", help="use a server already running there instead"
     )
     parser.add_argument(
@@ -661,6 +689,8 @@ def main() -> None:
         parser.error("--games must be 1-2000 and --seconds 0-600")
     if args.against and args.server:
         parser.error("--against starts both servers itself: leave out --server")
+    if not 0 <= args.think <= 60:
+        parser.error("--think must be 0-60 seconds")
     if not 1 <= args.rounds <= 10:
         parser.error("--rounds must be 1-10")
     if args.database and args.against and not args.database.startswith("sqlite"):
@@ -676,7 +706,9 @@ def main() -> None:
         host = args.server.split(":")[0]
         if host not in ("127.0.0.1", "localhost", "[::1]"):
             parser.error("--server must be on loopback (127.0.0.1 or localhost)")
-        totals, elapsed, _cpu = asyncio.run(run([args.server], args.games, args.seconds))
+        totals, elapsed, _cpu = asyncio.run(
+            run([args.server], args.games, args.seconds, None, args.think)
+        )
         report(Measured("given server", totals, elapsed, None), args.games)
         return
     if not args.against:
