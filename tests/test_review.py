@@ -50,6 +50,18 @@ def test_the_move_that_gives_away_the_win_is_a_blunder_and_the_win_is_shown(game
     assert blunder.best == ("expand rock 1,0",)
 
 
+def test_a_move_the_search_itself_prefers_is_never_marked(game: Game) -> None:
+    # With a handful of iterations no plan is visited often enough for the search's own value
+    # of it to count, so a move's *after* comes from the next position's search; that noise
+    # must not mark the very move the search would play, with itself as the "better" plan.
+    found = review(game, iterations=3)
+    marked = [m for m in found.moves if m.mark]
+    assert marked, "a short search of this game still marks some moves"
+    assert all(m.best[0] != m.move for m in marked), [
+        (m.ply, m.move) for m in marked if m.best[0] == m.move
+    ]
+
+
 def test_thresholds_decide_the_mark(game: Game) -> None:
     strict = review(
         game, iterations=ITERATIONS, first=BLUNDER_PLY, last=BLUNDER_PLY + 1, blunder=0.95

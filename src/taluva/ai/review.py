@@ -5,7 +5,7 @@ iterations, so a review is repeatable). A move's *before* is the mover's winning
 the best plan the search found; its *after* is the chance the same search gives the move
 played (averaged over the tiles still hidden, so the next player's luck in the draw is not
 charged to the move) when it visited that move often enough, else the chance the search of
-the next position gives the mover. The winning chance is the expected result: with two
+the next position gives the mover; the move the search itself would play loses nothing. The winning chance is the expected result: with two
 players the chance to win, with more the share of opponents finished ahead of.
 """
 
@@ -168,9 +168,12 @@ def review(
         assert found is not None
         move = moves[ply]
         before = found.value
-        after = _value_of(found, str(move), mover)
-        if after is None:
-            after = chances[index + 1][mover]
+        if str(found.plan.moves[0]) == str(move):
+            after = before  # the move the search itself would play gives nothing away
+        else:
+            after = _value_of(found, str(move), mover)
+            if after is None:
+                after = chances[index + 1][mover]
         loss = before - after
         mark = "blunder" if loss >= blunder else "mistake" if loss >= mistake else None
         best = tuple(str(m) for m in found.plan.moves) if mark else ()
