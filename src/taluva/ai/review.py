@@ -5,8 +5,9 @@ iterations, so a review is repeatable). A move's *before* is the mover's winning
 the best plan the search found; its *after* is the chance the same search gives the move
 played (averaged over the tiles still hidden, so the next player's luck in the draw is not
 charged to the move) when it visited that move often enough, else the chance the search of
-the next position gives the mover; the move the search itself would play loses nothing. The winning chance is the expected result: with two
-players the chance to win, with more the share of opponents finished ahead of.
+the next position gives the mover; the move the search itself would play loses nothing. The
+winning chance is the expected result: with two players the chance to win, with more the
+share of opponents finished ahead of.
 """
 
 from __future__ import annotations
