@@ -172,9 +172,8 @@ def review(
         if str(found.plan.moves[0]) == str(move):
             after = before  # the move the search itself would play gives nothing away
         else:
-            after = _value_of(found, str(move), mover)
-            if after is None:
-                after = chances[index + 1][mover]
+            valued = _value_of(found, str(move), mover)
+            after = chances[index + 1][mover] if valued is None else valued
         loss = before - after
         mark = "blunder" if loss >= blunder else "mistake" if loss >= mistake else None
         best = tuple(str(m) for m in found.plan.moves) if mark else ()
