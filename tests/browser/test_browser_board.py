@@ -629,3 +629,26 @@ def test_a_whole_game_against_the_ai_is_played_by_tapping_on_a_phone(
         assert errors == []
     finally:
         context.close()
+
+
+def test_the_lobby_leaderboard_and_sign_up_fit_a_phone_without_scrolling_sideways(
+    browser: Any, server_url: str
+) -> None:
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True
+    )
+    wide = "() => document.documentElement.scrollWidth"
+    try:
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(server_url + "/")
+        page.wait_for_selector("form.create select")
+        assert page.evaluate(wide) <= 360  # the new-game form's selects used to make it 412
+        page.locator("#sign-up").tap()
+        page.wait_for_selector("#account-submit")
+        assert page.evaluate(wide) <= 360
+        page.goto(server_url + "/#/leaderboard")
+        page.get_by_role("heading", name="Leaderboard").wait_for()
+        assert page.evaluate(wide) <= 360
+    finally:
+        context.close()
