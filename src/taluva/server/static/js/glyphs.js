@@ -50,7 +50,7 @@ function relativeStrokes(text, unit) {
     }
     left += ADVANCE;
   }
-  out = { first: first || [0, 0], d };
+  out = { first, d }; // first is null when no character has strokes
   tails.set(name, out);
   return out;
 }
@@ -64,6 +64,6 @@ export function glyphPath(text, x, y, unit) {
   const characters = String(text);
   const width = (characters.length * ADVANCE - (ADVANCE - 4)) * unit;
   const { first, d } = relativeStrokes(characters, unit);
-  if (!d && !STROKES[characters[0]]) return "";
+  if (!first) return "";
   return `M${(x - width / 2 + first[0]).toFixed(1)},${(y - 3 * unit + first[1]).toFixed(1)}${d}`;
 }
