@@ -31,6 +31,7 @@ from test_server_support import (
     two_humans,
 )
 
+from taluva.server.checkpoints import Checkpoints
 from taluva.server.config import Settings
 from taluva.server.rooms import GameService
 from taluva.server.store import LIVE, MIGRATIONS, PlyTaken, Store, StoredGame, StoredSeat, now
@@ -265,3 +266,30 @@ def test_sqlite_checkpoints_are_taken_by_a_thread_of_their_own_not_by_the_moves(
     stored = reread.load_game(reread.unfinished_game_ids()[0])
     reread.close()
     assert stored is not None and len(stored.moves) == 12
+
+
+def test_a_failing_checkpoint_is_reported_once_and_the_rounds_go_on(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = Store(sqlite_url(tmp_path), checkpoints_apart=True)
+    store.migrate()
+    calls: list[bool] = []
+
+    def broken(*, final: bool = False) -> None:
+        calls.append(final)
+        if not final:
+            raise OSError("disk I/O error")
+
+    store.checkpoint = broken  # type: ignore[method-assign]
+    rounds = Checkpoints(store, every=0.01)
+
+    async def run() -> None:
+        rounds.start()
+        await asyncio.sleep(0.2)
+        await rounds.stop()
+
+    with caplog.at_level("WARNING", logger="taluva.server.checkpoints"):
+        asyncio.run(run())
+    store.close()
+    assert calls.count(False) >= 5 and calls[-1] is True  # kept trying, then the last one
+    assert [r.getMessage() for r in caplog.records] == ["SQLite checkpoint failed; trying again"]

@@ -38,12 +38,19 @@ class Checkpoints:
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
+        failing = False
         while True:
             await asyncio.sleep(self.every)
             try:
                 await loop.run_in_executor(self._thread, self.store.checkpoint)
             except Exception:  # a busy or locked database: the next round tries again
-                log.warning("checkpoint failed", exc_info=True)
+                if not failing:  # said once, not every second
+                    log.warning("SQLite checkpoint failed; trying again", exc_info=True)
+                failing = True
+            else:
+                if failing:
+                    log.info("SQLite checkpoints work again")
+                failing = False
 
     async def stop(self) -> None:
         """Stop the rounds, then empty the log into the database file."""
