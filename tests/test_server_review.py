@@ -207,19 +207,25 @@ def test_a_done_review_is_stored_and_served_at_once_after_a_restart(
     assert len(counted) == computed  # nothing was searched again
 
 
+def hold_reviews(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """Make every review's search wait until the returned event is set (30 s at most)."""
+    original = workers.review_plies
+    go_on = threading.Event()
+
+    def held(record: dict[str, Any], iterations: int, first: int, last: int) -> Any:
+        assert go_on.wait(30), "the test never let the review go on"
+        return original(record, iterations, first, last)
+
+    monkeypatch.setattr(workers, "review_plies", held)
+    return go_on
+
+
 def test_asking_twice_joins_the_review_that_runs(
     tmp_path: Path, counted: list[tuple[int, int]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The review waits until both requests are answered: on an idle machine it could end
     # before the second request, which would then be answered "done" (200).
-    original = workers.review_plies
-    asked = threading.Event()
-
-    def held(record: dict[str, Any], iterations: int, first: int, last: int) -> Any:
-        assert asked.wait(30), "the test never let the review go on"
-        return original(record, iterations, first, last)
-
-    monkeypatch.setattr(workers, "review_plies", held)
+    asked = hold_reviews(monkeypatch)
     with server(sqlite_url(tmp_path)) as client:
         game_id = finished_game(client)
         with client.websocket_connect(f"/ws/games/{game_id}") as ws:
@@ -235,14 +241,7 @@ def test_asking_twice_joins_the_review_that_runs(
 def test_reviews_beyond_the_limit_at_once_are_refused_until_one_ends(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    original = workers.review_plies
-    go_on = threading.Event()
-
-    def held(record: dict[str, Any], iterations: int, first: int, last: int) -> Any:
-        assert go_on.wait(30), "the test never let the review go on"
-        return original(record, iterations, first, last)
-
-    monkeypatch.setattr(workers, "review_plies", held)
+    go_on = hold_reviews(monkeypatch)
     with server(sqlite_url(tmp_path), reviews_at_once=1) as client:
         first, second = finished_game(client), finished_game(client)
         with client.websocket_connect(f"/ws/games/{first}") as ws:
