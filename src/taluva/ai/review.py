@@ -169,7 +169,7 @@ def review(
         assert found is not None
         move = moves[ply]
         before = found.value
-        if str(found.plan.moves[0]) == str(move):
+        if found.plan.moves[0] == move:
             after = before  # the move the search itself would play gives nothing away
         else:
             valued = _value_of(found, str(move), mover)
