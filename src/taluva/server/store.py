@@ -8,6 +8,7 @@ event loop never waits on the disk. The schema comes from the Alembic revisions 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -164,21 +165,22 @@ class StoredGame:
         )
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    # WAL with synchronous=NORMAL: a committed move survives the server process being
-    # killed (the OS holds it); only a power cut may lose the last few.
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=5000")
-    cursor.close()
+def _sqlite_pragmas(*, checkpoints_apart: bool) -> Callable[[Any, Any], None]:
+    """The settings every new SQLite connection gets (a listener of the engine's connects)."""
 
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        # WAL with synchronous=NORMAL: a committed move survives the server process being
+        # killed (the OS holds it); only a power cut may lose the last few.
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=5000")
+        if checkpoints_apart:
+            cursor.execute("PRAGMA wal_autocheckpoint=0")
+        cursor.close()
 
-def _no_automatic_checkpoints(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA wal_autocheckpoint=0")
-    cursor.close()
+    return on_connect
 
 
 def make_engine(url: str, *, checkpoints_apart: bool = False) -> Engine:
@@ -188,9 +190,7 @@ def make_engine(url: str, *, checkpoints_apart: bool = False) -> Engine:
     database themselves: the owner calls ``Store.checkpoint`` from a thread of its own."""
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False})
-        event.listen(engine, "connect", _sqlite_pragmas)
-        if checkpoints_apart:
-            event.listen(engine, "connect", _no_automatic_checkpoints)
+        event.listen(engine, "connect", _sqlite_pragmas(checkpoints_apart=checkpoints_apart))
         return engine
     return create_engine(url, pool_size=8, max_overflow=4, pool_pre_ping=True)
 
