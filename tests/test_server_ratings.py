@@ -13,12 +13,13 @@ from sqlalchemy import delete, func, select, update
 from test_server_support import store_game
 
 from taluva import Game
+from taluva.server import standings
 from taluva.server.accounts import AccountStore
 from taluva.server.models import Base
 from taluva.server.profiles import leaderboard, profile
 from taluva.server.ratings import MODEL, shown, updated
 from taluva.server.standings import replay_stats, settle
-from taluva.server.store import Store, StoredSeat
+from taluva.server.store import FINISHED, NewMove, Store, StoredSeat
 
 # the storage tests' fixtures: an empty SQLite or PostgreSQL database
 postgres_server = test_server_storage.postgres_server
@@ -124,6 +125,37 @@ def test_nothing_is_settled_when_the_results_transaction_rolls_back(store: Store
         settle(connection, "g2", game.result.to_json())
         settle(connection, "g2", game.result.to_json())  # a second call stores nothing
     assert (count(store, "seat_stats"), count(store, "rating_changes")) == (2, 2)
+
+
+def test_a_game_settled_as_it_ended_stores_what_its_replay_would(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = played(seed=4, players=3)
+    assert game.result is not None
+    seats = [human(seat, None) for seat in range(3)]
+    store_game(store, "replayed", game, seats)  # its last move settles it from the stored moves
+    before = game.copy()
+    before.pop()
+    store_game(store, "as-played", before, seats)
+    last = NewMove(
+        "as-played",
+        before.ply,
+        before.to_move,
+        str(game.moves[-1]),
+        FINISHED,
+        game.result.to_json(),
+        final=game,
+    )
+    monkeypatch.setattr(standings, "_replay", None)  # the game at hand needs no replay
+    assert store.append_moves([last]) == [None]
+    columns = ("seat", "place", "tiles", "huts", "temples", "towers", "huts_lost", "highest_level")
+    stored = {
+        game_id: sorted(tuple(getattr(row, c) for c in columns) for row in found)
+        for game_id in ("replayed", "as-played")
+        if (found := [row for row in rows(store, "seat_stats") if row.game_id == game_id])
+    }
+    assert stored["as-played"] == stored["replayed"]
+    assert len(stored["replayed"]) == 3 and stored["replayed"][0][2] is not None
 
 
 def test_a_game_with_a_guest_keeps_statistics_but_rates_no_one(store: Store) -> None:

@@ -486,7 +486,16 @@ class GameService:
             )
             try:
                 await self.store_move(
-                    NewMove(room.id, game.ply, seat, canonical, status, result, clock)
+                    NewMove(
+                        room.id,
+                        game.ply,
+                        seat,
+                        canonical,
+                        status,
+                        result,
+                        clock,
+                        final=trial if trial.is_over else None,
+                    )
                 )
             except PlyTaken:
                 raise ApiError(409, "stale", f"another move for state {state} came first") from None

@@ -139,10 +139,13 @@ def _numbers(stats: SeatStats | None) -> dict[str, int | None]:
     return {name: None if stats is None else getattr(stats, name) for name in names}
 
 
-def settle(connection: Connection, game_id: str, result: dict[str, Any]) -> None:
+def settle(
+    connection: Connection, game_id: str, result: dict[str, Any], game: Game | None = None
+) -> None:
     """Store what game ``game_id`` leaves behind now that it ended with ``result``: each
     seat's place and statistics and, when every seat is an account or an AI level, the
-    new ratings.
+    new ratings. ``game`` is the game as it ended, if the caller holds it: the statistics
+    are then taken from it instead of a game replayed from the stored moves.
 
     Runs inside the caller's transaction (``connection`` is in a ``begin()`` block, the
     game's moves and result already written); the caller commits or rolls back. Settling a
@@ -159,7 +162,8 @@ def settle(connection: Connection, game_id: str, result: dict[str, Any]) -> None
     places = places_of(result, len(seats))
     if places is None:  # no one was ranked: no statistics, no rating
         return
-    game = _replay(connection, game_id, [seat.name for seat in seats])
+    if game is None:
+        game = _replay(connection, game_id, [seat.name for seat in seats])
     stats: list[SeatStats | None] = [None] * len(seats)
     if game is not None:
         stats = list(replay_stats(game))

@@ -30,6 +30,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from taluva.engine.game import Game
 from taluva.server.models import Base, GameRow, MoveRow, SeatRow
 from taluva.server.standings import settle
 
@@ -60,6 +61,8 @@ class NewMove:
     result: dict[str, Any] | None
     clock: dict[str, Any] | None = None
     """The game's clock after the move (``taluva.server.clocks``), None without one."""
+    final: Game | None = field(default=None, compare=False, repr=False)
+    """The game after the move when it ends the game, so settling it needs no replay."""
 
 
 _MOVES = Base.metadata.tables[MoveRow.__tablename__]
@@ -371,7 +374,7 @@ class Store:
             )
             for move in moves:
                 if move.status == FINISHED and move.result is not None:
-                    settle(connection, move.game_id, move.result)
+                    settle(connection, move.game_id, move.result, move.final)
 
     def load_game(self, game_id: str) -> StoredGame | None:
         """Everything stored about a game, its moves in order; None if there is no such game."""
