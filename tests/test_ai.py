@@ -15,7 +15,14 @@ from taluva import Game
 from taluva.ai import InvalidAgentSpec, hint, make_agent
 from taluva.ai.evaluation import DEFAULT_EVALUATOR, outcome_results, turns_left
 from taluva.ai.levels import LEVELS
-from taluva.ai.mcts import MctsAgent, Search, world_count
+from taluva.ai.mcts import (
+    SEVERAL_PLAYERS,
+    TWO_PLAYERS,
+    MctsAgent,
+    Search,
+    SearchSettings,
+    world_count,
+)
 from taluva.cli import main
 from taluva.engine.outcome import Outcome, Reason
 
@@ -117,6 +124,24 @@ def test_a_search_plays_in_a_few_shared_guesses_of_the_pile_more_as_its_budget_g
         assert Counter(world.deck[drawn:]) <= game.unseen_tiles()
 
 
+def test_with_three_or_more_players_the_search_follows_each_movers_likeliest_turn() -> None:
+    four = Game.new(players=4, seed=6)
+    two = Game.new(players=2, seed=6)
+    assert Search(two, random.Random(1)).settings == TWO_PLAYERS
+    assert Search(Game.new(players=3, seed=6), random.Random(1)).settings == SEVERAL_PLAYERS
+    search = Search(four.copy(), random.Random(1))
+    assert search.settings == SEVERAL_PLAYERS
+    # below the root a node opens one plan, a second only after a few visits
+    assert (SEVERAL_PLAYERS.inner_width, SEVERAL_PLAYERS.inner_tiles) == (1, 1)
+    assert SEVERAL_PLAYERS.inner_width < TWO_PLAYERS.inner_width
+    wide = SearchSettings(inner_width=3)
+    assert Search(four, random.Random(1), settings=wide).settings == wide
+    plan = search.run(60, None).plan
+    for move in plan.moves:
+        assert move in four.legal_moves()
+        four.play(move)
+
+
 def test_the_planned_build_follows_the_planned_tile() -> None:
     game = Game.new(players=2, seed=8)
     agent = MctsAgent(seed=1, iterations=8)
@@ -155,6 +180,19 @@ def test_make_agent_reads_budgets_and_names() -> None:
     assert (top.name, top.iterations, top.seconds) == ("mcts", 800, 8.0)
 
 
+def test_make_agent_names_the_search_shape_whatever_the_player_count() -> None:
+    wide = make_agent("mcts:iterations=40,shape=wide", seed=1)
+    assert isinstance(wide, MctsAgent) and wide.settings == TWO_PLAYERS
+    assert wide.name == "mcts:iterations=40,shape=wide"
+    narrow = make_agent("mcts:shape=NARROW", seed=1)
+    assert isinstance(narrow, MctsAgent) and narrow.settings == SEVERAL_PLAYERS
+    assert (narrow.iterations, narrow.seconds) == (800, 8.0)
+    four = Game.new(players=4, seed=2)
+    wide.choose(four.copy())
+    assert wide.last is not None and wide.last.iterations == 40
+    assert make_agent("mcts:iterations=40", seed=1).settings is None  # the player count decides
+
+
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
@@ -162,6 +200,8 @@ def test_make_agent_reads_budgets_and_names() -> None:
         ("mcts:iterations=lots", "iterations='lots' is not a number"),
         ("mcts:time=-1", "time must be a positive number"),
         ("mcts:depth=3", "'depth=3' is not an option"),
+        ("mcts:iterations=9,shape=tall", "shape='tall' is not a shape; use shape=wide"),
+        ("mcts:iterations=9,shape=wide,processes=2", "shape= is for a search in one process"),
         ("level:7", "a level is a whole number from 1 to 6"),
         ("engine:", "give the command"),
         ("", "expected one of random, greedy"),

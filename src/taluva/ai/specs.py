@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Final
 
 from taluva.ai.agents import Agent, GreedyAgent, RandomAgent
-from taluva.ai.evaluation import Evaluator
+from taluva.ai.evaluation import DEFAULT_EVALUATOR, Evaluator
 from taluva.ai.levels import LEVELS, TOP_LEVEL, level_agent
-from taluva.ai.mcts import MctsAgent
+from taluva.ai.mcts import SEVERAL_PLAYERS, TWO_PLAYERS, MctsAgent, SearchSettings
 from taluva.ai.parallel import ParallelMctsAgent
 from taluva.ai.protocol import ENGINE_TIMEOUT, EngineAgent
 
@@ -21,6 +21,7 @@ AGENT_SPECS: Final = (
     "mcts:time=SECONDS",
     "mcts:iterations=N,processes=P",
     "mcts:iterations=N,eval=learned",
+    "mcts:iterations=N,shape=wide|narrow",
     "level:N",
     "engine:COMMAND",
 )
@@ -34,7 +35,9 @@ def make_agent(spec: str, seed: int | None = None, *, engine_timeout: float | No
     """Build an agent from its text: ``random``, ``greedy``, ``mcts`` (the top level's budget),
     ``mcts:iterations=N``, ``mcts:time=SECONDS`` (both may be given, comma-separated; with
     ``processes=P``, that search in P processes at once, merged at the root: level 6's way;
-    with ``eval=learned``, valuing positions by the learned network, ``taluva.ai.learned``),
+    with ``eval=learned``, valuing positions by the learned network, ``taluva.ai.learned``;
+    with ``shape=wide`` or ``shape=narrow``, the tree of two-player games or the one of three
+    or more players whatever the player count, ``taluva.ai.mcts.default_settings``),
     ``level:N`` (1-6) or ``engine:COMMAND`` (an outside program speaking the engine protocol,
     given ``engine_timeout`` seconds an answer, ``protocol.ENGINE_TIMEOUT`` by default)."""
     if not isinstance(spec, str) or not spec.strip():
@@ -47,7 +50,10 @@ def make_agent(spec: str, seed: int | None = None, *, engine_timeout: float | No
     if kind == "greedy" and not rest:
         return GreedyAgent(seed)
     if kind == "mcts":
-        options = _options(text, rest, {"iterations", "time", "processes", "eval"})
+        options = _options(text, rest, {"iterations", "time", "processes", "eval", "shape"})
+        settings = _shape(text, options.pop("shape", None))
+        if settings is not None and "processes" in options:
+            raise InvalidAgentSpec(f"agent {text!r}: shape= is for a search in one process")
         evaluation = options.pop("eval", "heuristic").lower()
         if evaluation not in {"heuristic", "learned"}:
             raise InvalidAgentSpec(
@@ -59,18 +65,18 @@ def make_agent(spec: str, seed: int | None = None, *, engine_timeout: float | No
             raise InvalidAgentSpec(f"agent {text!r}: eval=learned searches in one process")
         if not options:
             top = LEVELS[TOP_LEVEL]
-            if learned:
-                evaluator = _learned_evaluator()
-                return MctsAgent(seed, top.iterations, top.seconds, evaluator, name=text)
-            return MctsAgent(seed, iterations=top.iterations, seconds=top.seconds, name="mcts")
+            evaluator = _learned_evaluator() if learned else DEFAULT_EVALUATOR
+            name = text if learned or settings is not None else "mcts"
+            return MctsAgent(seed, top.iterations, top.seconds, evaluator, settings, name)
         iterations = (
             int(_number(text, options, "iterations", int)) if "iterations" in options else None
         )
         seconds = _number(text, options, "time", float) if "time" in options else None
         if iterations is None and seconds is None:
             raise InvalidAgentSpec(f"agent {text!r}: give iterations=N, time=SECONDS or both")
-        if learned:
-            return MctsAgent(seed, iterations, seconds, _learned_evaluator(), name=text)
+        if learned or settings is not None:
+            evaluator = _learned_evaluator() if learned else DEFAULT_EVALUATOR
+            return MctsAgent(seed, iterations, seconds, evaluator, settings, name=text)
         if "processes" in options:
             processes = int(_number(text, options, "processes", int))
             return ParallelMctsAgent(
@@ -89,6 +95,22 @@ def make_agent(spec: str, seed: int | None = None, *, engine_timeout: float | No
         timeout = ENGINE_TIMEOUT if engine_timeout is None else engine_timeout
         return EngineAgent(rest.strip(), seed, timeout=timeout)
     raise InvalidAgentSpec(f"unknown agent {text!r}: expected one of {', '.join(AGENT_SPECS)}")
+
+
+SHAPES: Final = {"wide": TWO_PLAYERS, "narrow": SEVERAL_PLAYERS}
+"""The trees ``shape=`` names (``taluva.ai.mcts``): by default the player count picks one."""
+
+
+def _shape(text: str, name: str | None) -> SearchSettings | None:
+    """The search settings a ``shape=`` option names; None without the option."""
+    if name is None:
+        return None
+    try:
+        return SHAPES[name.lower()]
+    except KeyError:
+        raise InvalidAgentSpec(
+            f"agent {text!r}: shape={name!r} is not a shape; use shape=wide or shape=narrow"
+        ) from None
 
 
 def _learned_evaluator() -> Evaluator:
