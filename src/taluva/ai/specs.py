@@ -63,17 +63,15 @@ def make_agent(spec: str, seed: int | None = None, *, engine_timeout: float | No
         learned = evaluation == "learned"
         if learned and "processes" in options:
             raise InvalidAgentSpec(f"agent {text!r}: eval=learned searches in one process")
-        if not options:
-            top = LEVELS[TOP_LEVEL]
-            evaluator = _learned_evaluator() if learned else DEFAULT_EVALUATOR
-            name = text if learned or settings is not None else "mcts"
-            return MctsAgent(seed, top.iterations, top.seconds, evaluator, settings, name)
-        iterations = (
-            int(_number(text, options, "iterations", int)) if "iterations" in options else None
-        )
-        seconds = _number(text, options, "time", float) if "time" in options else None
-        if iterations is None and seconds is None:
-            raise InvalidAgentSpec(f"agent {text!r}: give iterations=N, time=SECONDS or both")
+        if options:
+            iterations = (
+                int(_number(text, options, "iterations", int)) if "iterations" in options else None
+            )
+            seconds = _number(text, options, "time", float) if "time" in options else None
+            if iterations is None and seconds is None:
+                raise InvalidAgentSpec(f"agent {text!r}: give iterations=N, time=SECONDS or both")
+        else:  # the top level's budget
+            iterations, seconds = LEVELS[TOP_LEVEL].iterations, LEVELS[TOP_LEVEL].seconds
         if learned or settings is not None:
             evaluator = _learned_evaluator() if learned else DEFAULT_EVALUATOR
             return MctsAgent(seed, iterations, seconds, evaluator, settings, name=text)
@@ -82,7 +80,7 @@ def make_agent(spec: str, seed: int | None = None, *, engine_timeout: float | No
             return ParallelMctsAgent(
                 seed, iterations=iterations, seconds=seconds, processes=processes, name=text
             )
-        return MctsAgent(seed, iterations=iterations, seconds=seconds)
+        return MctsAgent(seed, iterations, seconds, name=None if options else "mcts")
     if kind == "level":
         if rest.strip() not in {str(n) for n in LEVELS}:
             raise InvalidAgentSpec(
