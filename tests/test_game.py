@@ -186,8 +186,9 @@ def test_a_turn_is_a_tile_then_a_build_and_passes_to_the_next_player() -> None:
     assert game.supply(1)["huts"] == 19
 
 
-def test_heights_terrains_and_buildable_hexes_read_the_board_as_it_is_now() -> None:
-    """Views for search: levels and terrain codes of the land, and the hexes a building may use;
+def test_heights_terrains_tiles_and_buildable_hexes_read_the_board_as_it_is_now() -> None:
+    """Views for search: levels, terrain codes and tile indexes of the land, and the hexes a
+    building may use;
     a view keeps showing its own position after later moves, and cannot be written to."""
     game = played(["tile 0,0 0"])
     volcano, jungle, clearing = (parse_hex(text) for text in ("0,0", "1,-1", "1,0"))
@@ -202,8 +203,12 @@ def test_heights_terrains_and_buildable_hexes_read_the_board_as_it_is_now() -> N
     assert game.buildable() == {jungle, clearing}
     game.play("hut 1,0")
     assert game.buildable() == {jungle}
+    tiles = game.tile_indexes()
     game.play("tile -1,0 3")
     assert len(game.heights()) == 6 and len(heights) == 3
+    assert dict(tiles) == {volcano: 0, jungle: 0, clearing: 0}
+    assert {h: game.tile_index(h) for h in game.land()} == dict(game.tile_indexes())
+    assert set(game.tile_indexes().values()) == {0, 1}
     with pytest.raises(TypeError):
         heights[volcano] = 2  # type: ignore[index]
 

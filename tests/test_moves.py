@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from taluva import IllegalMove, InvalidMove, Move, hex_at
+from taluva.engine import moves as moves_module
+from taluva.engine.moves import move_texts
 from taluva.engine.tiles import CLEARING, JUNGLE, LAKE, ROCK, SAND
 
 CANONICAL = [
@@ -132,6 +134,26 @@ def test_moves_compare_and_hash_by_value() -> None:
     assert Move.parse("expand s 2,-1 1,0") == Move.parse("expand sand 1,0 2,-1")
     assert len({Move.parse("hut 1,0"), Move.parse("HUT 1 , 0"), Move.parse("temple 1,0")}) == 2
     assert Move.place_tile(hex_at(1, -2), 3) == Move.parse("tile 1,-2 3")
+
+
+def test_move_texts_writes_each_move_canonically_in_order() -> None:
+    """The fast bulk form the server uses for every legal move gives exactly ``str`` of each,
+    for moves written before and moves it has never seen."""
+    moves = [Move.parse(text) for text in reversed(CANONICAL)]
+    fresh = [Move.place_tile(hex_at(q, 40), q % 6) for q in range(-30, 30)]
+    assert move_texts(moves) == list(reversed(CANONICAL))
+    assert move_texts([*fresh, *moves]) == [str(move) for move in [*fresh, *moves]]
+    assert move_texts([]) == []
+
+
+def test_remembered_move_texts_stay_bounded() -> None:
+    """The texts kept for speed are forgotten all at once when there are too many, and the
+    texts written afterwards are still right."""
+    many = [Move.place_tile(hex_at(q, r), 0) for q in range(-300, 300) for r in range(0, 120)]
+    assert len(many) > moves_module._TEXTS_KEPT
+    texts = move_texts(many)
+    assert len(moves_module._TEXTS) <= moves_module._TEXTS_KEPT
+    assert texts[-1] == "tile 299,119 0" and str(many[0]) == "tile -300,0 0"
 
 
 KINDS = "tile, draw, double, hut, expand, temple, tower, ship"

@@ -262,6 +262,11 @@ class Game:
         read-only view of this position like ``heights``."""
         return MappingProxyType(self._position.terrain)
 
+    def tile_indexes(self) -> Mapping[int, int]:
+        """Every land hex with the placement index of its top tile, a read-only view of this
+        position like ``heights``."""
+        return MappingProxyType(self._position.tile_at)
+
     def buildable(self) -> frozenset[int]:
         """The hexes a building could stand on now: land, not a volcano, no piece on it."""
         return self._position.free

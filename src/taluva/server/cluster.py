@@ -20,6 +20,7 @@ from taluva.engine.errors import IllegalMove
 from taluva.server.ai_queue import RECLAIM_AFTER, AiJob, AiResult, ServerQueue
 from taluva.server.bus import Bus
 from taluva.server.errors import ApiError
+from taluva.server.wire import to_json
 
 log = logging.getLogger("taluva.server")
 
@@ -188,7 +189,7 @@ class Cluster:
             for room in stale:
                 async with room.lock:
                     await service.resync(room, None)
-                text = json.dumps({"type": "state", "state": room.state()}, separators=(",", ":"))
+                text = to_json({"type": "state", "state": room.state()})
                 for subscriber in list(room.subscribers):
                     subscriber.send(text)
                 self.ask_ai(room)

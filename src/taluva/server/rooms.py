@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import json
 import logging
 import re
 import secrets
@@ -49,6 +48,7 @@ from taluva.server.store import (
     token_digest,
 )
 from taluva.server.view import state_view
+from taluva.server.wire import to_json
 from taluva.server.workers import AiRunner, ai_spec, fallback_move, move_seed
 
 log = logging.getLogger("taluva.server")
@@ -122,7 +122,7 @@ class Room:
 
     def broadcast(self, message: dict[str, Any]) -> None:
         """Send one message to every watching client."""
-        text = json.dumps(message, separators=(",", ":"))
+        text = to_json(message)
         for subscriber in list(self.subscribers):
             subscriber.send(text)
         if self.relay is not None:

@@ -13,6 +13,7 @@ from typing import Any
 from taluva.engine.expansions.board_zones import ZONES
 from taluva.engine.game import Game
 from taluva.engine.hexes import coords
+from taluva.engine.moves import move_texts
 from taluva.engine.outcome import PLACE_NAMES
 from taluva.engine.tiles import TERRAIN_NAMES
 from taluva.server import clocks
@@ -45,9 +46,10 @@ def zone_view(name: str | None) -> dict[str, Any] | None:
 
 def board_view(game: Game) -> dict[str, Any]:
     """The island: hexes ``[q, r, level, terrain, tile]``, buildings, ships and lagoons."""
-    hexes = [[*_qr(h), game.level(h), game.terrain(h), game.tile_index(h)] for h in game.land()]
+    heights, terrains, tiles = game.heights(), game.terrains(), game.tile_indexes()
+    hexes = [[*coords(h), level, terrains[h], tiles[h]] for h, level in sorted(heights.items())]
     buildings = [
-        [*_qr(h), player, kind, game.level(h)]
+        [*coords(h), player, kind, heights[h]]
         for h, (player, kind) in sorted(game.buildings().items())
     ]
     ships_raw = _optional(game, "ships")
@@ -153,9 +155,9 @@ def state_view(
         "rated": rated_seats(meta.seats) is not None,
         "players": players_view(meta, game),
         **board_view(game),
-        "moves": [str(move) for move in game.moves],
+        "moves": move_texts(game.moves),
         "movers": meta.move_seats[: game.ply],
-        "legal": sorted(str(move) for move in game.legal_moves()) if playing else [],
+        "legal": sorted(move_texts(game.legal_moves())) if playing else [],
         "result": result_view(game) or (ending_view(meta) if live else None),
         "terrains": list(TERRAIN_NAMES),
         "clock": clocks.clock_view(meta.clock, clocks.now_ms()) if live else None,

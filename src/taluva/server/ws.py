@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
@@ -41,6 +40,7 @@ from taluva.server.messages import (
     parse_json,
     valid_ref,
 )
+from taluva.server.wire import to_json
 
 if TYPE_CHECKING:
     from taluva.server.chat import Chat
@@ -83,7 +83,7 @@ class Connection:
 
     def send_json(self, message: dict[str, Any]) -> None:
         """Queue a message given as a dict."""
-        self.send(json.dumps(message, separators=(",", ":")))
+        self.send(to_json(message))
 
     async def writer(self) -> None:
         """Send queued messages in order until told to stop."""
@@ -101,7 +101,7 @@ async def refuse_socket(websocket: WebSocket, error: ApiError, close_code: int) 
     """Accept a socket only to send why it is refused, then close it with a reason."""
     await websocket.accept()
     with contextlib.suppress(Exception):
-        await websocket.send_text(json.dumps(error.message_for_socket(), separators=(",", ":")))
+        await websocket.send_text(to_json(error.message_for_socket()))
         await websocket.close(close_code, error.message[:120])
 
 
