@@ -213,6 +213,22 @@ def test_heights_terrains_tiles_and_buildable_hexes_read_the_board_as_it_is_now(
         heights[volcano] = 2  # type: ignore[index]
 
 
+def test_a_position_left_behind_forgets_its_legal_moves_until_taken_back() -> None:
+    """A long game keeps no list of legal moves per move played (a server holds hundreds of
+    games), and taking a move back still offers exactly the moves it offered before."""
+    game = Game.new(players=2, seed=4)
+    rng = random.Random(4)
+    offered = []
+    for _ in range(12):
+        offered.append(sorted(map(str, game.legal_moves())))
+        game.play(rng.choice(game.legal_moves()))
+    past = [position for position, _move in game._history]
+    assert all(p.tile_moves is None and p.builds is None for p in past)
+    for before in reversed(offered):
+        game.pop()
+        assert sorted(map(str, game.legal_moves())) == before
+
+
 def test_the_game_ends_when_the_last_tile_has_been_built_on() -> None:
     """After the turn that placed the last tile, the result ranks the players by pieces."""
     game = played([*MOVES, "tile 2,-1 1", "expand clearing 1,-1"])

@@ -337,7 +337,11 @@ class Game:
 
     def play(self, move: Move | str) -> None:
         """Play a move or move text; raise IllegalMove (naming the rule) and change nothing if
-        it is not legal here."""
+        it is not legal here.
+
+        The position left behind forgets its list of legal moves (found again if the game is
+        taken back to it): a game played to its end keeps one list, not one per move, which
+        is most of what a server holding hundreds of games would otherwise keep and scan."""
         position = self._position
         if move is not position.sampled:
             parsed = move if type(move) is Move else _as_move(move)
@@ -347,6 +351,7 @@ class Game:
             move = legal
         self._history.append((position, move))  # push, inlined: playouts go through here
         self._position = turns.apply(position, move)
+        position.tile_moves = position.builds = None
 
     def push(self, move: Move) -> None:
         """Play a move from ``legal_moves()`` or ``random_move()`` without checking it: the
