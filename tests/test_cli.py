@@ -9,6 +9,9 @@ import random
 import re
 import subprocess
 import sys
+import threading
+import time
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -434,3 +437,48 @@ def test_the_server_process_collects_garbage_less_often_and_freezes_what_it_load
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
+
+
+class _Node:
+    """An object in a reference cycle, which only the garbage collector can free."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def _wait_for(condition: Any, seconds: float = 5.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.005)
+    return True
+
+
+def test_the_server_process_freezes_what_survives_and_thaws_it_to_free_dead_cycles() -> None:
+    """Frozen objects are out of the collector's walks (a dead cycle among them survives a
+    collection); the periodic thaw collects them again, so such a cycle is freed."""
+    from taluva.cli.server import freeze_survivors
+
+    gc.unfreeze()
+    node = _Node()
+    alive = weakref.ref(node)
+    frozen_before = gc.get_freeze_count()
+    stop = threading.Event()
+    freezer = freeze_survivors(stop, every=0.01, thaw_every=3600)
+    try:
+        assert _wait_for(lambda: gc.get_freeze_count() > frozen_before)
+        del node
+        gc.collect()
+        assert alive() is not None
+    finally:
+        stop.set()
+        freezer.join()
+    stop = threading.Event()
+    freezer = freeze_survivors(stop, every=0.01, thaw_every=0.05)
+    try:
+        assert _wait_for(lambda: alive() is None)
+    finally:
+        stop.set()
+        freezer.join()
+        gc.unfreeze()

@@ -7,6 +7,8 @@ import argparse
 import gc
 import logging
 import socket
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,8 @@ from taluva.server.config import (
     default_database_url,
 )
 from taluva.server.limits import parse_networks
+
+log = logging.getLogger(__name__)
 
 DEFAULT_LIMITS = Limits()
 
@@ -275,6 +279,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     print(f"games are stored in {_safe_url(database)}", flush=True)
     app = create_app(settings)
     tune_garbage_collector()
+    freeze_survivors(threading.Event())
     try:
         uvicorn.run(
             app,
@@ -311,6 +316,43 @@ def tune_garbage_collector() -> None:
 GC_THRESHOLDS = (20_000, 20, 20)
 """Containers between collections of the youngest generation, then collections of one
 generation between collections of the next (Python's defaults: 700, 10, 10)."""
+
+FREEZE_SECONDS = 1.0
+"""How often the server moves what the collector tracks out of its walks."""
+THAW_SECONDS = 300.0
+"""How often the server puts it all back and collects everything once."""
+
+
+def freeze_survivors(
+    stop: threading.Event, every: float = FREEZE_SECONDS, thaw_every: float = THAW_SECONDS
+) -> threading.Thread:
+    """Freeze what the collector tracks every ``every`` seconds, until ``stop`` is set.
+
+    A live game keeps a position per move until it ends, each with sets of hundreds of
+    placements; the collector walked them at every collection of their generation, pauses
+    of 20 ms and more that every waiting move shared (docs/server-performance.md). Frozen,
+    they are walked no more, and still freed as soon as nothing refers to them. Garbage in
+    cycles frozen meanwhile is reclaimed by a full collection every ``thaw_every`` seconds.
+    """
+
+    def run() -> None:
+        thawed = time.monotonic()
+        while not stop.wait(every):
+            if time.monotonic() - thawed >= thaw_every:
+                started = time.perf_counter()
+                gc.unfreeze()
+                found = gc.collect()
+                log.debug(
+                    "collected %d objects in %.0f ms",
+                    found,
+                    (time.perf_counter() - started) * 1000,
+                )
+                thawed = time.monotonic()
+            gc.freeze()
+
+    thread = threading.Thread(target=run, name="gc-freezer", daemon=True)
+    thread.start()
+    return thread
 
 
 def _check_port(host: str, port: int) -> None:
