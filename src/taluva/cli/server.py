@@ -319,7 +319,7 @@ generation between collections of the next (Python's defaults: 700, 10, 10)."""
 
 FREEZE_SECONDS = 1.0
 """How often the server moves what the collector tracks out of its walks."""
-THAW_SECONDS = 300.0
+THAW_SECONDS = 120.0
 """How often the server puts it all back and collects everything once."""
 
 
