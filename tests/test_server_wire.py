@@ -25,6 +25,12 @@ def test_a_message_is_one_line_that_reads_back_as_the_standard_library_writes_it
     assert json.loads(text) == json.loads(json.dumps(message))
 
 
+def test_what_json_allows_beyond_orjson_is_still_written() -> None:
+    """A lone surrogate or a huge integer must never stop a broadcast."""
+    for message in ({"name": "x\udc80"}, {"count": 2**70}):
+        assert to_json(message) == json.dumps(message, separators=(",", ":"))
+
+
 def test_a_whole_game_state_reads_back_unchanged() -> None:
     """Every state of a played game, written and read back, is the view the server built."""
     game = Game.new(players=3, seed=5)

@@ -6,6 +6,7 @@ busy server; orjson writes a state about eight times faster than the standard li
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import orjson
@@ -14,4 +15,8 @@ import orjson
 def to_json(message: Any) -> str:
     """The compact JSON text of ``message`` (UTF-8 characters as they are, keys of any
     simple type written as strings, as ``json.dumps`` does)."""
-    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    try:
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        # What JSON allows and orjson refuses: a lone surrogate, an integer beyond 64 bits.
+        return json.dumps(message, separators=(",", ":"))
