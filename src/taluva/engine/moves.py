@@ -140,8 +140,7 @@ class Move(tuple[MoveKind, int, int, tuple[int, ...], str]):
             raise InvalidMove(f"{text.strip()!r}: {error}") from None
 
     def __str__(self) -> str:
-        text = _TEXTS.get(self)
-        return _remember(self) if text is None else text
+        return _TEXTS.get(self) or _remember(self)
 
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"

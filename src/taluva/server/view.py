@@ -54,7 +54,7 @@ def board_view(game: Game) -> dict[str, Any]:
     ]
     ships_raw = _optional(game, "ships")
     ships = (
-        [[*_qr(h), player] for h, player in sorted(ships_raw.items())]
+        [[*coords(h), player] for h, player in sorted(ships_raw.items())]
         if isinstance(ships_raw, dict)
         else []
     )
