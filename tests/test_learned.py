@@ -161,3 +161,22 @@ def test_eval_heuristic_is_the_default_search() -> None:
 def test_bad_eval_specs_are_refused_saying_why(spec: str, message: str) -> None:
     with pytest.raises(InvalidAgentSpec, match=message):
         make_agent(spec)
+
+
+def test_the_spec_model_option_searches_with_the_network_of_that_file(tmp_path: Path) -> None:
+    path = tmp_path / "copy.npz"
+    source = Path(__file__).parents[1] / "src" / "taluva" / "ai" / "learned_value.npz"
+    path.write_bytes(source.read_bytes())
+    agent = make_agent(f"mcts:iterations=4,eval=learned,model={path}", seed=1)
+    assert isinstance(agent, MctsAgent) and isinstance(agent.evaluator, LearnedEvaluator)
+    assert agent.evaluator.network is not None
+    assert (agent.evaluator.network.first == load_network(path).first).all()
+
+
+def test_the_spec_model_option_needs_the_learned_evaluation_and_a_model_file(
+    tmp_path: Path,
+) -> None:
+    with pytest.raises(InvalidAgentSpec, match="model= is the learned evaluation's"):
+        make_agent(f"mcts:iterations=4,model={tmp_path / 'm.npz'}")
+    with pytest.raises(InvalidAgentSpec, match=r"missing\.npz: cannot read the model"):
+        make_agent(f"mcts:iterations=4,eval=learned,model={tmp_path / 'missing.npz'}")

@@ -39,6 +39,13 @@ from taluva.engine.game import Game
 
 MODEL_FORMAT: Final = "taluva-learned-value/1"
 MODEL_FILE: Final = "learned_value.npz"
+"""The shipped network for any number of players without a network of its own."""
+
+
+def model_file(players: int) -> str:
+    """The name of the shipped network trained on games of ``players`` players alone."""
+    return f"learned_value_{players}p.npz"
+
 
 INPUT_NAMES: Final = (
     "huts_left",
@@ -193,10 +200,11 @@ class ValueNetwork:
         return [float(c) for c in counts]
 
 
-def load_network(path: str | Path | None = None) -> ValueNetwork:
-    """The network in a model file (the one shipped with the package by default)."""
+def load_network(path: str | Path | None = None, players: int | None = None) -> ValueNetwork:
+    """The network in a model file; without one, the shipped network for games of
+    ``players`` (``model_file``), or for any number of players (``MODEL_FILE``)."""
     if path is None:
-        return _shipped()
+        return _shipped(players)
     try:
         with np.load(Path(path), allow_pickle=False) as data:
             arrays = {name: data[name] for name in data.files}
@@ -206,22 +214,26 @@ def load_network(path: str | Path | None = None) -> ValueNetwork:
 
 
 @cache
-def _shipped() -> ValueNetwork:
-    source = resources.files("taluva.ai") / MODEL_FILE
-    with source.open("rb") as handle, np.load(handle, allow_pickle=False) as data:
+def _shipped(players: int | None) -> ValueNetwork:
+    folder = resources.files("taluva.ai")
+    name = MODEL_FILE
+    if players is not None and (folder / model_file(players)).is_file():
+        name = model_file(players)
+    with (folder / name).open("rb") as handle, np.load(handle, allow_pickle=False) as data:
         arrays = {name: data[name] for name in data.files}
-    return ValueNetwork(arrays, f"taluva.ai/{MODEL_FILE}")
+    return ValueNetwork(arrays, f"taluva.ai/{name}")
 
 
 class LearnedEvaluator(Evaluator):
     """An ``Evaluator`` whose expected results come from the learned network; features and
-    potentials stay the heuristic's (they are the network's inputs)."""
+    potentials stay the heuristic's (they are the network's inputs). Without a network given,
+    each game is valued by the shipped network for its number of players."""
 
     __slots__ = ("_learned", "network")
 
     def __init__(self, network: ValueNetwork | None = None) -> None:
         super().__init__()
-        self.network = network if network is not None else load_network()
+        self.network = network
         self._learned: dict[tuple[object, ...], tuple[float, ...]] = {}
 
     def results(self, game: Game) -> list[float]:
@@ -260,7 +272,8 @@ class LearnedEvaluator(Evaluator):
         totals = [0.0] * players
         if len(active) > 1:
             rows = position_inputs(features, where, building)
-            counts = self.network.ahead_counts([rows[p] for p in active])
+            network = self.network or load_network(players=players)
+            counts = network.ahead_counts([rows[p] for p in active])
             for p, count in zip(active, counts, strict=True):
                 totals[p] = count
         for p in range(players):

@@ -21,6 +21,7 @@ AGENT_SPECS: Final = (
     "mcts:time=SECONDS",
     "mcts:iterations=N,processes=P",
     "mcts:iterations=N,eval=learned",
+    "mcts:iterations=N,eval=learned,model=PATH",
     "mcts:iterations=N,shape=wide|narrow",
     "level:N",
     "engine:COMMAND",
@@ -35,7 +36,8 @@ def make_agent(spec: str, seed: int | None = None, *, engine_timeout: float | No
     """Build an agent from its text: ``random``, ``greedy``, ``mcts`` (the top level's budget),
     ``mcts:iterations=N``, ``mcts:time=SECONDS`` (both may be given, comma-separated; with
     ``processes=P``, that search in P processes at once, merged at the root: level 6's way;
-    with ``eval=learned``, valuing positions by the learned network, ``taluva.ai.learned``;
+    with ``eval=learned``, valuing positions by the learned network, ``taluva.ai.learned``,
+    the shipped one or ``model=PATH``;
     with ``shape=wide`` or ``shape=narrow``, the tree of two-player games or the one of three
     or more players whatever the player count, ``taluva.ai.mcts.default_settings``),
     ``level:N`` (1-6) or ``engine:COMMAND`` (an outside program speaking the engine protocol,
@@ -50,7 +52,9 @@ def make_agent(spec: str, seed: int | None = None, *, engine_timeout: float | No
     if kind == "greedy" and not rest:
         return GreedyAgent(seed)
     if kind == "mcts":
-        options = _options(text, rest, {"iterations", "time", "processes", "eval", "shape"})
+        options = _options(
+            text, rest, {"iterations", "time", "processes", "eval", "shape", "model"}
+        )
         settings = _shape(text, options.pop("shape", None))
         if settings is not None and "processes" in options:
             raise InvalidAgentSpec(f"agent {text!r}: shape= is for a search in one process")
@@ -61,6 +65,11 @@ def make_agent(spec: str, seed: int | None = None, *, engine_timeout: float | No
                 "or eval=learned"
             )
         learned = evaluation == "learned"
+        model = options.pop("model", None)
+        if model is not None and not learned:
+            raise InvalidAgentSpec(
+                f"agent {text!r}: model= is the learned evaluation's; add eval=learned"
+            )
         if learned and "processes" in options:
             raise InvalidAgentSpec(f"agent {text!r}: eval=learned searches in one process")
         if options:
@@ -73,7 +82,7 @@ def make_agent(spec: str, seed: int | None = None, *, engine_timeout: float | No
         else:  # the top level's budget
             iterations, seconds = LEVELS[TOP_LEVEL].iterations, LEVELS[TOP_LEVEL].seconds
         if learned or settings is not None:
-            evaluator = _learned_evaluator() if learned else DEFAULT_EVALUATOR
+            evaluator = _learned_evaluator(text, model) if learned else DEFAULT_EVALUATOR
             return MctsAgent(seed, iterations, seconds, evaluator, settings, name=text)
         if "processes" in options:
             processes = int(_number(text, options, "processes", int))
@@ -111,15 +120,21 @@ def _shape(text: str, name: str | None) -> SearchSettings | None:
         ) from None
 
 
-def _learned_evaluator() -> Evaluator:
-    """The learned evaluation, imported only when asked for (it needs NumPy)."""
+def _learned_evaluator(text: str, model: str | None) -> Evaluator:
+    """The learned evaluation, imported only when asked for (it needs NumPy): the shipped
+    networks, or the one in the file ``model``."""
     try:
-        from taluva.ai.learned import LearnedEvaluator
+        from taluva.ai.learned import LearnedEvaluator, ModelError, load_network
     except ImportError as problem:
         raise InvalidAgentSpec(
             f"eval=learned needs NumPy ({problem}): pip install 'taluva[learned]'"
         ) from None
-    return LearnedEvaluator()
+    if model is None:
+        return LearnedEvaluator()
+    try:
+        return LearnedEvaluator(load_network(model))
+    except ModelError as problem:
+        raise InvalidAgentSpec(f"agent {text!r}: {problem}") from None
 
 
 def _options(text: str, rest: str, allowed: set[str]) -> dict[str, str]:

@@ -21,12 +21,18 @@ from typing import Any
 from taluva.ai import arena
 
 
-def match_agents(players: int, seconds: float, iterations: int | None = None) -> list[str]:
-    """The seats of one game: the learned search first, the heuristic's in the others."""
+def match_agents(
+    players: int, seconds: float, iterations: int | None = None, model: Path | None = None
+) -> list[str]:
+    """The seats of one game: the learned search first (with the network of ``model``, or
+    the shipped one for the player count), the heuristic's in the others."""
     if not 2 <= players <= 5:
         raise ValueError(f"players is {players}: a game of Taluva has 2 to 5 players")
+    if model is not None and not model.is_file():
+        raise ValueError(f"--model {model}: no such file")
     budget = f"time={seconds:g}" + (f",iterations={iterations}" if iterations else "")
-    return [f"mcts:{budget},eval=learned"] + [f"mcts:{budget}"] * (players - 1)
+    learned = f"mcts:{budget},eval=learned" + (f",model={model}" if model else "")
+    return [learned] + [f"mcts:{budget}"] * (players - 1)
 
 
 def read_results(path: Path) -> list[arena.TaskResult]:
@@ -82,9 +88,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--records", type=Path, required=True, help="JSON Lines of the games")
     parser.add_argument("--workers", type=int, default=1, help="local processes (default 1)")
     parser.add_argument("--resume", action="store_true", help="add the games the file lacks")
+    parser.add_argument("--model", type=Path, help="the learned network (default: the shipped)")
     args = parser.parse_args(argv)
     try:
-        agents = match_agents(args.players, args.time, args.iterations)
+        agents = match_agents(args.players, args.time, args.iterations, args.model)
         result = run_match(agents, args.games, args.seed, args.records, args.workers, args.resume)
     except (OSError, ValueError) as problem:
         print(f"error: {problem}", file=sys.stderr)

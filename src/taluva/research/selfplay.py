@@ -129,16 +129,64 @@ def positions_of(record: dict[str, Any]) -> Iterator[tuple[list[list[float]], in
         replay.play(move)
 
 
+class PositionRows:
+    """The arrays of a positions file (see ``export_positions``), filled a position at a time;
+    with ``search`` values given, they are written too (``taluva.research.distill``)."""
+
+    def __init__(self) -> None:
+        self.inputs: list[list[float]] = []
+        self.search: list[float] = []
+        self.rank: list[float] = []
+        self.position: list[int] = []
+        self.game: list[int] = []
+        self.eliminated: list[bool] = []
+        self.count = 0
+
+    def add(
+        self,
+        rows: list[list[float]],
+        ranks: list[float],
+        eliminated: Iterable[int],
+        game: int,
+        search: list[float] | None = None,
+    ) -> None:
+        """One position: every player's inputs, final rank and, if known, searched value."""
+        out = set(eliminated)
+        for p, row in enumerate(rows):
+            self.inputs.append(row)
+            self.rank.append(ranks[p])
+            self.position.append(self.count)
+            self.game.append(game)
+            self.eliminated.append(p in out)
+        if search is not None:
+            self.search.extend(search)
+        self.count += 1
+
+    def write(self, out: Path) -> int:
+        """Write the positions to ``out``; returns how many."""
+        if not self.count:
+            raise ValueError("no finished game in the files: nothing to export")
+        arrays: dict[str, Any] = {
+            "format": np.array(POSITIONS_FORMAT),
+            "inputs": np.array(self.inputs, np.float32),
+            "rank": np.array(self.rank, np.float32),
+            "position": np.array(self.position, np.int32),
+            "game": np.array(self.game, np.int32),
+            "eliminated": np.array(self.eliminated, bool),
+            "names": np.array(INPUT_NAMES),
+        }
+        if self.search:
+            arrays["search"] = np.array(self.search, np.float32)
+        with out.open("wb") as handle:
+            np.savez_compressed(handle, **arrays)
+        return self.count
+
+
 def export_positions(paths: Iterable[Path], out: Path) -> int:
     """Write every position of the finished games in ``paths`` to ``out`` (see the module
     docstring); returns how many positions. Arrays: ``inputs`` (one row a player and position),
     ``rank``, ``position``, ``game``, ``players``, ``out`` (eliminated), ``names``."""
-    inputs: list[list[float]] = []
-    rank: list[float] = []
-    position: list[int] = []
-    game_index: list[int] = []
-    eliminated: list[bool] = []
-    count = 0
+    table = PositionRows()
     games = 0
     for path in paths:
         with path.open(encoding="utf-8") as lines:
@@ -152,28 +200,9 @@ def export_positions(paths: Iterable[Path], out: Path) -> int:
                 players = len(record["players"])
                 ranks = final_ranks(Outcome.from_json(record["result"]), players)
                 for rows, _, out_players in positions_of(record):
-                    for p, row in enumerate(rows):
-                        inputs.append(row)
-                        rank.append(ranks[p])
-                        position.append(count)
-                        game_index.append(games)
-                        eliminated.append(p in out_players)
-                    count += 1
+                    table.add(rows, ranks, out_players, games)
                 games += 1
-    if not count:
-        raise ValueError("no finished game in the records: nothing to export")
-    with out.open("wb") as handle:
-        np.savez_compressed(
-            handle,
-            format=np.array(POSITIONS_FORMAT),
-            inputs=np.array(inputs, np.float32),
-            rank=np.array(rank, np.float32),
-            position=np.array(position, np.int32),
-            game=np.array(game_index, np.int32),
-            eliminated=np.array(eliminated, bool),
-            names=np.array(INPUT_NAMES),
-        )
-    return count
+    return table.write(out)
 
 
 def _mapper(workers: int, ray: str | None) -> arena.MapFunction:

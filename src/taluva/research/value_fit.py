@@ -56,9 +56,18 @@ def read_positions(path: Path) -> dict[str, npt.NDArray[Any]]:
     return arrays
 
 
-def pairs(arrays: dict[str, npt.NDArray[Any]]) -> tuple[Floats, Floats, npt.NDArray[np.int32]]:
-    """Pair samples of every position: (inputs of the first then the second player, 1 if the
-    first finished ahead, the game of the position)."""
+def pairs(
+    arrays: dict[str, npt.NDArray[Any]], blend: float = 0.0
+) -> tuple[Floats, Floats, npt.NDArray[np.int32]]:
+    """Pair samples of every position: (inputs of the first then the second player, the
+    target chance that the first finishes ahead, the game of the position).
+
+    With ``blend`` 0 the target is the game's result (1 or 0) and pairs who shared a place are
+    left out. Otherwise it is ``blend`` times the search's chance (``search_chance``) plus the
+    rest times the result (a shared place counting one half), for every pair.
+    """
+    if blend and "search" not in arrays:
+        raise ValueError("--blend needs positions with the search's values (research.distill)")
     inputs = arrays["inputs"].astype(np.float64)
     rank = arrays["rank"]
     position = arrays["position"]
@@ -73,7 +82,7 @@ def pairs(arrays: dict[str, npt.NDArray[Any]]) -> tuple[Floats, Floats, npt.NDAr
             if eliminated[p]:
                 continue
             for o in range(start, end):
-                if o != p and not eliminated[o] and rank[p] != rank[o]:
+                if o != p and not eliminated[o] and (blend or rank[p] != rank[o]):
                     left.append(p)
                     right.append(o)
     first = np.array(left, np.int64)
@@ -82,8 +91,21 @@ def pairs(arrays: dict[str, npt.NDArray[Any]]) -> tuple[Floats, Floats, npt.NDAr
     lead = 3.0 * (inputs[first, potential] - inputs[second, potential])
     duel = duel_logits(lead, inputs[first, INPUT_NAMES.index("tiles_left")] * 24.0)
     x = np.hstack([inputs[first], inputs[second], duel[:, None]])
-    y = (rank[first] < rank[second]).astype(np.float64)
-    return x, y, game[first].astype(np.int32)
+    y = (rank[first] < rank[second]) + 0.5 * (rank[first] == rank[second])
+    if blend:
+        players = np.round(inputs[first, INPUT_NAMES.index("players")] * 4.0)
+        searched = search_chance(arrays["search"][first], arrays["search"][second], players)
+        y = blend * searched + (1.0 - blend) * y
+    return x, y.astype(np.float64), game[first].astype(np.int32)
+
+
+def search_chance(first: Floats, second: Floats, players: Floats) -> Floats:
+    """The chance that one player finishes ahead of another, from the search's expected
+    results of both (each the mean, over the opponents, of finishing ahead of them): with two
+    players it is the first's result; with n, 1/2 + (n - 1) / n times the difference, what it
+    is when every player's chances against the others shift alike."""
+    chances: Floats = np.clip(0.5 + (first - second) * (players - 1) / players, 0.01, 0.99)
+    return chances
 
 
 def heuristic_chances(x: Floats) -> Floats:
@@ -102,16 +124,29 @@ def scores(chances: Floats, y: Floats) -> tuple[float, float]:
 
 
 def train(
-    positions: Path, out: Path, hidden: tuple[int, ...], seed: int, epochs: int, alpha: float
+    positions: Path,
+    out: Path,
+    hidden: tuple[int, ...],
+    seed: int,
+    epochs: int,
+    alpha: float,
+    blend: float = 0.0,
+    players: int | None = None,
 ) -> list[str]:
     """Fit the network, write it to ``out`` and return the report's lines. Training stops
     when the loss on the validation games has not improved for ``PATIENCE`` epochs; the
-    weights of its best epoch are kept."""
+    weights of its best epoch are kept. ``blend`` mixes the search's values into the targets
+    (see ``pairs``); ``players`` keeps only the positions of games of that many players."""
     from sklearn.neural_network import MLPClassifier
 
     started = time.perf_counter()
     arrays = read_positions(positions)
-    x, y, game = pairs(arrays)
+    if players is not None:
+        keep = np.round(arrays["inputs"][:, INPUT_NAMES.index("players")] * 4) == players
+        if not keep.any():
+            raise ValueError(f"{positions}: no position of a {players}-player game")
+        arrays = {k: v[keep] if v.ndim and len(v) == len(keep) else v for k, v in arrays.items()}
+    x, y, game = pairs(arrays, blend)
     test = game % HELD_OUT == 0
     valid = game % HELD_OUT == VALIDATION
     fit = ~test & ~valid
@@ -126,9 +161,17 @@ def train(
         learning_rate_init=1e-3,
         random_state=seed,
     )
+    # a soft target t is a sample that finished ahead with weight t and behind with 1 - t
+    inputs = (x[fit] - mean) / scale
+    if blend:
+        inputs = np.vstack([inputs, inputs])
+        labels = np.r_[np.ones(int(fit.sum())), np.zeros(int(fit.sum()))]
+        weights: Floats | None = np.r_[y[fit], 1.0 - y[fit]]
+    else:
+        labels, weights = y[fit], None
     best: tuple[float, int, list[Floats], list[Floats]] | None = None
     for epoch in range(1, epochs + 1):
-        model.partial_fit((x[fit] - mean) / scale, y[fit], classes=np.array([0.0, 1.0]))
+        model.partial_fit(inputs, labels, sample_weight=weights, classes=np.array([0.0, 1.0]))
         chances = model.predict_proba((x[valid] - mean) / scale)[:, 1]
         loss = scores(chances, y[valid])[0]
         if best is None or loss < best[0]:
@@ -150,25 +193,41 @@ def train(
     np.savez_compressed(out, **model_arrays)
     network = load_network(out)
     seconds = time.perf_counter() - started
+    target = f"{blend:g} search + {1 - blend:g} result" if blend else "the result"
     lines = [
-        f"{int(arrays['game'].max()) + 1} games, {int(arrays['position'].max()) + 1} positions, "
+        f"{len(set(arrays['game'].tolist()))} games, "
+        f"{len(set(arrays['position'].tolist()))} positions, "
         f"{int(fit.sum())} training pairs, {int(valid.sum())} validation pairs, "
-        f"{int(test.sum())} held-out pairs",
+        f"{int(test.sum())} held-out pairs; target: {target}",
         f"network {PAIR_INPUTS}-{'-'.join(map(str, hidden))}-1, alpha {alpha:g}, "
         f"best epoch {best_epoch} of {epoch} (validation loss {best_loss:.4f}), {seconds:.0f} s, "
         f"{out.stat().st_size} bytes",
-        f"{'held out':<16} {'pairs':>7} {'learned loss':>12} {'acc':>6} "
-        f"{'heuristic loss':>14} {'acc':>6}",
+    ]
+    xr, yr, gr = pairs(arrays)
+    lines += _held_out_lines("against the result", network, xr, yr, gr % HELD_OUT == 0)
+    if "search" in arrays:
+        xs, ys, gs = pairs(arrays, 1.0)
+        lines += _held_out_lines("against the search", network, xs, ys, gs % HELD_OUT == 0)
+    return lines
+
+
+def _held_out_lines(
+    title: str, network: Any, x: Floats, y: Floats, keep: npt.NDArray[np.bool_]
+) -> list[str]:
+    """Log-loss and accuracy of the network and of the heuristic on the held-out pairs
+    ``keep``, overall and by number of players."""
+    lines = [
+        f"{title + ':':<20} {'pairs':>7} {'learned loss':>12} {'acc':>6} "
+        f"{'heuristic loss':>14} {'acc':>6}"
     ]
     players = np.round(x[:, INPUT_NAMES.index("players")] * 4).astype(int)
-    for label, keep in [("all", test)] + [
-        (f"{n} players", test & (players == n)) for n in sorted(set(players[test].tolist()))
+    for label, rows in [("all", keep)] + [
+        (f"{n} players", keep & (players == n)) for n in sorted(set(players[keep].tolist()))
     ]:
-        chances = _pair_chances(network, x[keep])
-        learned = scores(chances, y[keep])
-        heuristic = scores(heuristic_chances(x[keep]), y[keep])
+        learned = scores(_pair_chances(network, x[rows]), y[rows])
+        heuristic = scores(heuristic_chances(x[rows]), y[rows])
         lines.append(
-            f"{label:<16} {int(keep.sum()):>7} {learned[0]:>12.4f} {learned[1]:>6.1%} "
+            f"{label:<20} {int(rows.sum()):>7} {learned[0]:>12.4f} {learned[1]:>6.1%} "
             f"{heuristic[0]:>14.4f} {heuristic[1]:>6.1%}"
         )
     return lines
@@ -194,12 +253,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="the network's seed (default 0)")
     parser.add_argument("--epochs", type=int, default=40, help="at most (default 40)")
     parser.add_argument("--alpha", type=float, default=0.01, help="L2 penalty (default 0.01)")
+    parser.add_argument(
+        "--blend",
+        type=float,
+        default=0.0,
+        help="share of the search's value in the target, 0 to 1 (default 0: the result only)",
+    )
+    parser.add_argument("--players", type=int, help="train on games of this many players only")
     args = parser.parse_args(argv)
     try:
         hidden = tuple(int(n) for n in args.hidden.split(","))
         if not hidden or min(hidden) < 1:
             raise ValueError(f"--hidden {args.hidden}: give positive sizes, e.g. 32,16")
-        lines = train(args.positions, args.out, hidden, args.seed, args.epochs, args.alpha)
+        if not 0.0 <= args.blend <= 1.0:
+            raise ValueError(f"--blend {args.blend:g}: give a share from 0 to 1")
+        lines = train(
+            args.positions,
+            args.out,
+            hidden,
+            args.seed,
+            args.epochs,
+            args.alpha,
+            args.blend,
+            args.players,
+        )
         for line in lines:
             print(line)
     except (OSError, ValueError) as problem:
