@@ -6,6 +6,7 @@ import json
 import random
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ import taluva.engine.game
 from taluva import Game
 from taluva.ai import InvalidAgentSpec, hint, make_agent
 from taluva.ai.evaluation import DEFAULT_EVALUATOR, outcome_results, turns_left
+from taluva.ai.learned import LearnedEvaluator
 from taluva.ai.levels import LEVELS
 from taluva.ai.mcts import (
     SEVERAL_PLAYERS,
@@ -227,6 +229,23 @@ def test_levels_run_from_casual_to_search_with_growing_budgets() -> None:
     assert [LEVELS[n].agent for n in range(1, 6)] == ["casual", "greedy", "mcts", "mcts", "mcts"]
     budgets = [LEVELS[n].iterations or 0 for n in (3, 4, 5)]
     assert budgets == sorted(budgets) and len(set(budgets)) == 3
+
+
+def test_a_level_with_the_learned_evaluation_values_only_its_player_counts_with_it() -> None:
+    assert not any(level.learned for level in LEVELS.values())  # none beat the heuristic yet
+    level = replace(LEVELS[4], learned=frozenset({2}))
+    evaluator = level.evaluator()
+    assert isinstance(evaluator, LearnedEvaluator) and evaluator is level.evaluator()
+    two, four = Game.new(players=2, seed=3), Game.new(players=4, seed=3)
+    for game in (two, four):
+        rng = random.Random(3)
+        for _ in range(6):
+            game.play(game.random_move(rng))
+    assert evaluator.results(four) == DEFAULT_EVALUATOR.results(four)
+    assert evaluator.results(two) == LearnedEvaluator().results(two)
+    assert evaluator.results(two) != DEFAULT_EVALUATOR.results(two)
+    assert "the learned evaluation with 2 players" in level.describe()
+    assert LEVELS[5].evaluator() is DEFAULT_EVALUATOR
 
 
 def test_hint_gives_a_legal_move_and_an_expected_result() -> None:

@@ -15,9 +15,10 @@ import psutil
 import pytest
 
 from taluva import Game
+from taluva.ai.learned import LearnedEvaluator
 from taluva.ai.levels import LEVELS, level_agent
 from taluva.ai.mcts import Search
-from taluva.ai.parallel import ParallelMctsAgent, answer_of, merge, root_search
+from taluva.ai.parallel import ParallelMctsAgent, answer_of, evaluator_for, merge, root_search
 
 
 def helpers(process: psutil.Process) -> list[psutil.Process]:
@@ -81,6 +82,23 @@ def test_merging_the_root_searches_of_the_agents_seeds_gives_the_agents_result()
         agent.last.iterations,
     )
     assert merged.stats == agent.last.stats
+
+
+def test_helpers_value_the_learned_player_counts_with_the_learned_evaluation_as_it_does() -> None:
+    game = Game.new(players=2, seed=7)
+    game.play("tile 0,0 2")
+    agent = ParallelMctsAgent(seed=11, iterations=25, processes=2, learned=frozenset({2}))
+    try:
+        agent.choose(game.copy())
+    finally:
+        agent.close()
+    seeds = agent.seeds(game)
+    answers = [root_search(game.to_record(), seed, 25, None, agent.learned) for seed in seeds]
+    assert agent.last is not None and merge(game, answers).stats == agent.last.stats
+    # each plan's value before the search is the learned evaluation's, not the heuristic's
+    heuristic = root_search(game.to_record(), seeds[0], 25, None)
+    assert [plan[3] for plan in answers[0]] != [plan[3] for plan in heuristic]
+    assert evaluator_for(agent.learned).results(game) == LearnedEvaluator().results(game)
 
 
 def test_merging_nothing_is_refused() -> None:

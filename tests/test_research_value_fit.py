@@ -31,8 +31,9 @@ def test_a_network_trained_on_blended_targets_loads_and_is_reported_both_ways(
     assert any(line.startswith("against the result:") for line in lines)
     assert any(line.startswith("against the search:") for line in lines)
     network = load_network(out)
-    # one row an input of a player; 8 hidden units as the first player, then 8 as the second
-    assert network.first.shape == (len(INPUT_NAMES), 2 * 8)
+    # 8 hidden units, each reading a player's inputs as the pair's first and as its second
+    assert [len(half) for half in network.first] == [8, 8]
+    assert all(len(column) == len(INPUT_NAMES) for column in network.first[0])
     assert isinstance(LearnedEvaluator(network), LearnedEvaluator)
 
 
@@ -42,7 +43,7 @@ def test_training_the_same_data_with_the_same_seed_writes_the_same_weights(
     for name in ("a.npz", "b.npz"):
         train(searched_positions, tmp_path / name, (8,), 0, 2, 0.01, blend=1.0, players=2)
     a, b = load_network(tmp_path / "a.npz"), load_network(tmp_path / "b.npz")
-    assert (a.first == b.first).all() and a.last_bias == b.last_bias
+    assert a.first == b.first and a.last_bias == b.last_bias
 
 
 def test_a_player_count_with_no_games_is_refused(searched_positions: Path, tmp_path: Path) -> None:

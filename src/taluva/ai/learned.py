@@ -10,18 +10,19 @@ heuristic's logistic duels (``Evaluator.results_of``), so the search uses it unc
 
 The weights ship in ``learned_value.npz`` beside this module; ``taluva.research.value_fit``
 trains them from ``taluva.research.selfplay`` positions (docs/ai.md, "A learned evaluation").
-Inference needs NumPy only.
+Inference is plain Python (the model files are read by ``taluva.ai.npz``); training needs
+NumPy and scikit-learn.
 """
 
 from __future__ import annotations
 
+import math
+import zipfile
 from functools import cache
 from importlib import resources
+from operator import mul
 from pathlib import Path
-from typing import Any, Final
-
-import numpy as np
-import numpy.typing as npt
+from typing import Final
 
 from taluva.ai.evaluation import (
     DEFAULT_EVALUATOR,
@@ -35,6 +36,7 @@ from taluva.ai.evaluation import (
     outcome_results,
     situation,
 )
+from taluva.ai.npz import Stored, read_npz
 from taluva.engine.game import Game
 
 MODEL_FORMAT: Final = "taluva-learned-value/1"
@@ -120,84 +122,179 @@ def _player_inputs(f: Features, turns: int, moving: bool, out: bool) -> list[flo
     ]
 
 
+SHARED_INPUTS: Final = 4
+"""The last inputs of a player's row, the same for every player of a position."""
+
 PAIR_INPUTS: Final = 2 * len(INPUT_NAMES) + 1
 """What the network reads for a pair of players: the first's inputs, the second's, and the
-heuristic's logit that the first finishes ahead (``duel_logits``), a start it refines."""
+heuristic's logit that the first finishes ahead (``duel_logit``), a start it refines."""
 
 
-def duel_logits(potentials: npt.NDArray[np.float64], tiles_left: float) -> Any:
-    """The heuristic's logistic duel (``Evaluator.results_of``) as logits: its slope times
-    the difference of the players' potentials, for every pair (or pairs given side by side)."""
+def duel_logit(potential_difference: float, tiles_left: float) -> float:
+    """The heuristic's logistic duel (``Evaluator.results_of``) as a logit: its slope times
+    the difference of two players' potentials."""
     weights = DEFAULT_EVALUATOR.weights
-    slope = weights.scale + weights.late_scale / np.maximum(1.0, np.round(tiles_left))
-    return slope * potentials
+    slope = weights.scale + weights.late_scale / max(1.0, float(round(tiles_left)))
+    return slope * potential_difference
 
 
 _POTENTIAL: Final = INPUT_NAMES.index("potential")
 _TILES: Final = INPUT_NAMES.index("tiles_left")
 
 
+REMEMBERED: Final = 200_000
+"""How many players' rows a network remembers before it forgets them all (and their pairs)."""
+
+
 class ValueNetwork:
     """The network of a model file: for a pair of players, the logit that the first finishes
-    ahead of the second (``PAIR_INPUTS``; ReLU hidden layers; inputs standardised inside)."""
+    ahead of the second (``PAIR_INPUTS``; ReLU hidden layers; inputs standardised inside).
+    Plain Python: a network this small is as quick without NumPy, and needs nothing."""
 
-    __slots__ = ("duel", "first", "first_bias", "hidden", "last", "last_bias", "width")
+    __slots__ = (
+        "_columns",
+        "_pairs",
+        "_parts",
+        "_rows",
+        "duel",
+        "first",
+        "first_bias",
+        "hidden",
+        "last",
+        "last_bias",
+        "width",
+    )
 
-    def __init__(self, arrays: dict[str, npt.NDArray[Any]], source: str) -> None:
-        if "format" not in arrays or str(arrays["format"]) != MODEL_FORMAT:
-            raise ModelError(f"{source}: not a learned value model ({MODEL_FORMAT})")
-        names = tuple(str(n) for n in arrays["names"])
-        if names != INPUT_NAMES:
-            raise ModelError(f"{source}: its inputs {names} are not this version's {INPUT_NAMES}")
-        layers = int(arrays["layers"])
-        weights = [arrays[f"w{i}"].astype(np.float64) for i in range(layers)]
-        biases = [arrays[f"b{i}"].astype(np.float64) for i in range(layers)]
-        mean = arrays["mean"].astype(np.float64)
-        scale = arrays["scale"].astype(np.float64)
+    def __init__(self, arrays: dict[str, Stored], source: str) -> None:
+        try:
+            if "format" not in arrays or arrays["format"].items != [MODEL_FORMAT]:
+                raise ModelError(f"{source}: not a learned value model ({MODEL_FORMAT})")
+            names = tuple(str(n) for n in arrays["names"].items)
+            if names != INPUT_NAMES:
+                raise ModelError(
+                    f"{source}: its inputs {names} are not this version's {INPUT_NAMES}"
+                )
+            layers = int(arrays["layers"].items[0])
+            weights = [arrays[f"w{i}"].rows() for i in range(layers)]
+            biases = [arrays[f"b{i}"].floats() for i in range(layers)]
+            mean, scale = arrays["mean"].floats(), arrays["scale"].floats()
+        except (KeyError, IndexError, ValueError) as problem:
+            if isinstance(problem, ModelError):
+                raise
+            raise ModelError(f"{source}: not a complete model ({problem})") from None
         width = len(INPUT_NAMES)
-        if weights[0].shape[0] != PAIR_INPUTS or mean.shape != (PAIR_INPUTS,):
-            raise ModelError(f"{source}: the first layer takes {weights[0].shape[0]} inputs")
-        # standardising is folded into the first layer, whose two players' halves are put
-        # side by side: one product gives every player's share as first and as second
-        first = weights[0] / scale[:, None]
-        self.first = np.hstack([first[:width], first[width : 2 * width]])
+        if len(weights[0]) != PAIR_INPUTS or len(mean) != PAIR_INPUTS:
+            raise ModelError(f"{source}: the first layer takes {len(weights[0])} inputs")
+        # standardising is folded into the first layer: (x - mean) / scale @ w
+        first = [[w / s for w in row] for row, s in zip(weights[0], scale, strict=True)]
+        size = len(biases[0])
+        shift = [
+            sum(m / s * row[j] for m, s, row in zip(mean, scale, weights[0], strict=True))
+            for j in range(size)
+        ]
+        # the columns of each player's half, for one dot product per hidden unit
+        self.first = (
+            [tuple(row[j] for row in first[:width]) for j in range(size)],
+            [tuple(row[j] for row in first[width : 2 * width]) for j in range(size)],
+        )
         self.duel = first[2 * width]
-        self.first_bias = biases[0] - (mean / scale) @ weights[0]
-        self.hidden = list(zip(weights[1:-1], biases[1:-1], strict=True))
-        self.last = weights[-1][:, 0]
-        self.last_bias = float(biases[-1][0])
+        self.first_bias = [b - c for b, c in zip(biases[0], shift, strict=True)]
+        self.hidden = [
+            ([tuple(row[j] for row in w) for j in range(len(b))], b)
+            for w, b in zip(weights[1:-1], biases[1:-1], strict=True)
+        ]
+        self.last = [row[0] for row in weights[-1]]
+        self.last_bias = biases[-1][0]
         self.width = width
+        own = len(INPUT_NAMES) - SHARED_INPUTS
+        self._columns = [
+            tuple([column[:own] for column in half] for half in self.first),
+            tuple([column[own:] for column in half] for half in self.first),
+        ]
+        self._parts: dict[tuple[float, ...], tuple[list[float], list[float]]] = {}
+        self._rows: dict[tuple[float, ...], tuple[int, list[float], list[float]]] = {}
+        self._pairs: dict[tuple[int, int], float] = {}
 
-    def _tanh_halves(self, rows: list[list[float]]) -> npt.NDArray[np.float64]:
-        """tanh of half the logit of every ordered pair of rows (row p over row o at p, o)."""
-        x = np.array(rows)
-        both = x @ self.first
-        size = len(self.first_bias)
-        potentials = x[:, _POTENTIAL] * 3.0
-        duel = duel_logits(potentials[:, None] - potentials[None, :], x[0, _TILES] * 24.0)
-        h = both[:, None, :size] + both[None, :, size:] + duel[:, :, None] * self.duel
-        h += self.first_bias
-        np.maximum(h, 0.0, out=h)
-        for weight, bias in self.hidden:
-            h = h @ weight + bias
-            np.maximum(h, 0.0, out=h)
-        halves: npt.NDArray[np.float64] = np.tanh((h @ self.last + self.last_bias) * 0.5)
-        return halves
+    def _player(self, row: list[float]) -> tuple[int, list[float], list[float]]:
+        """A player's number among the rows met, and their share of the first layer as the
+        pair's first player (the bias added) and as its second; remembered, and so are the
+        shares of the player's own inputs and of the position's (the search meets the same
+        rows, and the same players in other positions, again and again)."""
+        key = tuple(row)
+        found = self._rows.get(key)
+        if found is None:
+            if len(self._rows) > REMEMBERED:
+                self._rows.clear()
+                self._pairs.clear()
+                self._parts.clear()
+            own, shared = self._part(key[:-SHARED_INPUTS], 0), self._part(key[-SHARED_INPUTS:], 1)
+            found = self._rows[key] = (
+                len(self._rows),
+                [a + b for a, b in zip(own[0], shared[0], strict=True)],
+                [a + b for a, b in zip(own[1], shared[1], strict=True)],
+            )
+        return found
 
-    def ahead(self, rows: list[list[float]]) -> npt.NDArray[np.float64]:
+    def _part(self, inputs: tuple[float, ...], which: int) -> tuple[list[float], list[float]]:
+        """The first layer's sums over a player's own inputs (``which`` 0) or the shared ones
+        (1, with the bias), as the pair's first player and as its second."""
+        found = self._parts.get(inputs)
+        if found is None:
+            as_first, as_second = self._columns[which]
+            found = self._parts[inputs] = (
+                [sum(map(mul, inputs, column)) for column in as_first],
+                [sum(map(mul, inputs, column)) for column in as_second],
+            )
+            if which == 1:
+                found[0][:] = [a + c for a, c in zip(found[0], self.first_bias, strict=True)]
+        return found
+
+    def _tanh_halves(self, rows: list[list[float]]) -> list[list[float]]:
+        """tanh of half the logit of every ordered pair of rows (row p over row o at p, o;
+        the diagonal zero), each pair remembered: siblings in a search differ in one
+        player's row, so most of their pairs were met already."""
+        players = [self._player(row) for row in rows]
+        potentials = [row[_POTENTIAL] * 3.0 for row in rows]
+        slope = duel_logit(1.0, rows[0][_TILES] * 24.0)
+        pairs = self._pairs
+        duel_weights, hidden, last, last_bias = self.duel, self.hidden, self.last, self.last_bias
+        n = len(rows)
+        t = [[0.0] * n for _ in range(n)]
+        for p, (number, as_first, _) in enumerate(players):
+            for o, (other, _, as_second) in enumerate(players):
+                if p == o:
+                    continue
+                value = pairs.get((number, other))
+                if value is None:
+                    duel = slope * (potentials[p] - potentials[o])
+                    h = [
+                        x if (x := a + b + duel * w) > 0.0 else 0.0
+                        for a, b, w in zip(as_first, as_second, duel_weights, strict=True)
+                    ]
+                    for columns, biases in hidden:
+                        h = [
+                            x if (x := sum(map(mul, h, column)) + bias) > 0.0 else 0.0
+                            for column, bias in zip(columns, biases, strict=True)
+                        ]
+                    value = math.tanh((sum(map(mul, h, last)) + last_bias) * 0.5)
+                    pairs[number, other] = value
+                t[p][o] = value
+        return t
+
+    def ahead(self, rows: list[list[float]]) -> list[list[float]]:
         """The chance that each player (row) finishes ahead of each other, a square matrix
         (the diagonal one half), made symmetric: the network's p over o and o under p are
         averaged, so the two always add up to one."""
         t = self._tanh_halves(rows)
-        chances: npt.NDArray[np.float64] = 0.5 + 0.25 * (t - t.T)
-        return chances
+        n = len(rows)
+        return [[0.5 + 0.25 * (t[p][o] - t[o][p]) for o in range(n)] for p in range(n)]
 
     def ahead_counts(self, rows: list[list[float]]) -> list[float]:
         """How many of the others each player is expected to finish ahead of: the row sums
         of ``ahead`` without the diagonal."""
         t = self._tanh_halves(rows)
-        counts = 0.5 * (len(rows) - 1) + 0.25 * (t.sum(axis=1) - t.sum(axis=0))
-        return [float(c) for c in counts]
+        n = len(rows)
+        return [0.5 * (n - 1) + 0.25 * sum(t[p][o] - t[o][p] for o in range(n)) for p in range(n)]
 
 
 def load_network(path: str | Path | None = None, players: int | None = None) -> ValueNetwork:
@@ -206,9 +303,9 @@ def load_network(path: str | Path | None = None, players: int | None = None) -> 
     if path is None:
         return _shipped(players)
     try:
-        with np.load(Path(path), allow_pickle=False) as data:
-            arrays = {name: data[name] for name in data.files}
-    except (OSError, ValueError) as problem:
+        with Path(path).open("rb") as handle:
+            arrays = read_npz(handle)
+    except (OSError, ValueError, zipfile.BadZipFile) as problem:
         raise ModelError(f"{path}: cannot read the model ({problem})") from None
     return ValueNetwork(arrays, str(path))
 
@@ -216,31 +313,45 @@ def load_network(path: str | Path | None = None, players: int | None = None) -> 
 @cache
 def _shipped(players: int | None) -> ValueNetwork:
     folder = resources.files("taluva.ai")
-    name = MODEL_FILE
     if players is not None and (folder / model_file(players)).is_file():
-        name = model_file(players)
-    with (folder / name).open("rb") as handle, np.load(handle, allow_pickle=False) as data:
-        arrays = {name: data[name] for name in data.files}
+        return _shipped_file(model_file(players))
+    return _shipped_file(MODEL_FILE)
+
+
+@cache
+def _shipped_file(name: str) -> ValueNetwork:
+    """A shipped network, read once: the counts without their own share the general one."""
+    with (resources.files("taluva.ai") / name).open("rb") as handle:
+        arrays = read_npz(handle)
     return ValueNetwork(arrays, f"taluva.ai/{name}")
 
 
 class LearnedEvaluator(Evaluator):
     """An ``Evaluator`` whose expected results come from the learned network; features and
     potentials stay the heuristic's (they are the network's inputs). Without a network given,
-    each game is valued by the shipped network for its number of players."""
+    each game is valued by the shipped network for its number of players. With ``players``,
+    only games of those numbers of players are; the others get the heuristic's values (the
+    levels use the network only where it beat the heuristic)."""
 
-    __slots__ = ("_learned", "network")
+    __slots__ = ("_learned", "network", "players")
 
-    def __init__(self, network: ValueNetwork | None = None) -> None:
+    def __init__(
+        self, network: ValueNetwork | None = None, players: frozenset[int] | None = None
+    ) -> None:
         super().__init__()
         self.network = network
+        self.players = players
         self._learned: dict[tuple[object, ...], tuple[float, ...]] = {}
 
     def results(self, game: Game) -> list[float]:
+        if self.players is not None and game.player_count not in self.players:
+            return super().results(game)
         features = [self.features(game, p) for p in range(game.player_count)]
         return self.results_from_features(game, features)
 
     def results_from_features(self, game: Game, features: list[Features]) -> list[float]:
+        if self.players is not None and game.player_count not in self.players:
+            return super().results_from_features(game, features)
         return list(self.result_tuple(game, features))
 
     def result_tuple(self, game: Game, features: list[Features]) -> tuple[float, ...]:

@@ -15,7 +15,7 @@ from typing import Final
 from taluva.ai.agents import SAFETY, Agent, GreedyAgent, PlanningAgent
 from taluva.ai.evaluation import DEFAULT_EVALUATOR, Evaluator
 from taluva.ai.mcts import MctsAgent
-from taluva.ai.parallel import ParallelMctsAgent
+from taluva.ai.parallel import ParallelMctsAgent, evaluator_for
 from taluva.ai.turns import plan_turns
 from taluva.engine.game import Game
 from taluva.engine.moves import Move
@@ -30,6 +30,10 @@ class Level:
     agent: str  # "casual", "greedy", "mcts" or "parallel" (mcts on every core)
     iterations: int | None = None
     seconds: float | None = None
+    learned: frozenset[int] = frozenset()
+    """The numbers of players whose games the search values with the learned evaluation
+    (``taluva.ai.learned``); the heuristic values the others. No level does yet: at equal
+    time it has not beaten the heuristic by more than chance (docs/ai.md)."""
 
     def describe(self) -> str:
         budget = ""
@@ -37,7 +41,15 @@ class Level:
             budget = f", {self.iterations} iterations"
         if self.seconds is not None:
             budget += f", at most {self.seconds:g} s a move"
+        if self.learned:
+            counts = " or ".join(str(n) for n in sorted(self.learned))
+            budget += f", the learned evaluation with {counts} players"
         return f"level {self.number} ({self.title}): {self.agent}{budget}"
+
+    def evaluator(self) -> Evaluator:
+        """What values the positions this level searches (one per process, so that what it
+        remembers serves every move)."""
+        return evaluator_for(self.learned)
 
 
 LEVELS: Final = {
@@ -53,7 +65,7 @@ seed and with the whole budget, and adds up their root visits (``taluva.ai.paral
 
 TOP_LEVEL: Final = 5
 """The strongest level that searches in one process: the agent ``mcts`` without a budget
-plays like it."""
+searches with its budget (and the heuristic evaluation, ``mcts:eval=learned`` the learned)."""
 
 
 class CasualAgent(PlanningAgent):
@@ -95,8 +107,16 @@ def level_agent(number: int, seed: int | None = None) -> Agent:
         return agent
     if level.agent == "parallel":
         return ParallelMctsAgent(
-            seed, iterations=level.iterations, seconds=level.seconds, name=f"level:{number}"
+            seed,
+            iterations=level.iterations,
+            seconds=level.seconds,
+            name=f"level:{number}",
+            learned=level.learned,
         )
     return MctsAgent(
-        seed, iterations=level.iterations, seconds=level.seconds, name=f"level:{number}"
+        seed,
+        iterations=level.iterations,
+        seconds=level.seconds,
+        name=f"level:{number}",
+        evaluator=level.evaluator(),
     )

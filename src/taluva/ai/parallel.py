@@ -24,9 +24,12 @@ import weakref
 from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
+from functools import cache
 from typing import Any
 
 from taluva.ai.agents import SAFETY, PlanningAgent
+from taluva.ai.evaluation import DEFAULT_EVALUATOR, Evaluator
+from taluva.ai.learned import LearnedEvaluator
 from taluva.ai.mcts import PlanStats, Search, SearchResult, SearchSettings
 from taluva.ai.turns import Turn
 from taluva.engine.game import Game
@@ -50,14 +53,27 @@ def answer_of(found: SearchResult) -> Answer:
 
 
 def root_search(
-    record: dict[str, Any], seed: int, iterations: int | None, deadline: float | None
+    record: dict[str, Any],
+    seed: int,
+    iterations: int | None,
+    deadline: float | None,
+    learned: frozenset[int] = frozenset(),
 ) -> Answer:
     """Run in a helper: search the record's position until ``deadline`` (a ``time.time()``
-    value) or for ``iterations``; return every root plan's moves, visits, results after it
-    and the heuristic's results of it."""
+    value) or for ``iterations``, valuing games of the ``learned`` numbers of players with
+    the learned evaluation; return every root plan's moves, visits, results after it and
+    the evaluation's results of it."""
     game = Game.from_record(record)
     seconds = None if deadline is None else max(0.001, (deadline - time.time()) / SAFETY)
-    return answer_of(Search(game, random.Random(seed)).run(iterations, seconds))
+    found = Search(game, random.Random(seed), evaluator_for(learned)).run(iterations, seconds)
+    return answer_of(found)
+
+
+@cache
+def evaluator_for(learned: frozenset[int]) -> Evaluator:
+    """The evaluation of searches valuing games of the ``learned`` numbers of players with
+    the learned network: one per process, so that what it remembers serves every move."""
+    return LearnedEvaluator(players=learned) if learned else DEFAULT_EVALUATOR
 
 
 def search_deadline(start: float, seconds: float | None) -> float | None:
@@ -135,6 +151,7 @@ class ParallelMctsAgent(PlanningAgent):
         seconds: float | None = None,
         processes: int | None = None,
         name: str | None = None,
+        learned: frozenset[int] = frozenset(),
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("a search needs a budget: iterations, seconds or both")
@@ -145,6 +162,7 @@ class ParallelMctsAgent(PlanningAgent):
         self.iterations = iterations
         self.seconds = seconds
         self.processes = count
+        self.learned = learned
         self.last: SearchResult | None = None
         self._pool: ProcessPoolExecutor | None = None
         self._finalizer: weakref.finalize[Any, Any] | None = None
@@ -169,13 +187,15 @@ class ParallelMctsAgent(PlanningAgent):
             try:
                 pool = self._helpers()
                 futures = [
-                    pool.submit(root_search, record, seed, self.iterations, deadline)
+                    pool.submit(root_search, record, seed, self.iterations, deadline, self.learned)
                     for seed in seeds[1:]
                 ]
             except Exception:  # no helpers here (a broken pool, a daemon): carry on alone
                 self._shut_down(wait=False)
                 futures = []
-        local = Search(game.copy(), random.Random(seeds[0])).run(self.iterations, self.seconds)
+        local = Search(game.copy(), random.Random(seeds[0]), evaluator_for(self.learned)).run(
+            self.iterations, self.seconds
+        )
         answers: list[Answer] = []
         for future in futures:
             try:

@@ -8,6 +8,7 @@ from typing import Final
 
 from taluva.ai.agents import Agent, GreedyAgent, RandomAgent
 from taluva.ai.evaluation import DEFAULT_EVALUATOR, Evaluator
+from taluva.ai.learned import LearnedEvaluator, ModelError, load_network
 from taluva.ai.levels import LEVELS, TOP_LEVEL, level_agent
 from taluva.ai.mcts import SEVERAL_PLAYERS, TWO_PLAYERS, MctsAgent, SearchSettings
 from taluva.ai.parallel import ParallelMctsAgent
@@ -121,14 +122,7 @@ def _shape(text: str, name: str | None) -> SearchSettings | None:
 
 
 def _learned_evaluator(text: str, model: str | None) -> Evaluator:
-    """The learned evaluation, imported only when asked for (it needs NumPy): the shipped
-    networks, or the one in the file ``model``."""
-    try:
-        from taluva.ai.learned import LearnedEvaluator, ModelError, load_network
-    except ImportError as problem:
-        raise InvalidAgentSpec(
-            f"eval=learned needs NumPy ({problem}): pip install 'taluva[learned]'"
-        ) from None
+    """The learned evaluation: the shipped networks, or the one in the file ``model``."""
     if model is None:
         return LearnedEvaluator()
     try:

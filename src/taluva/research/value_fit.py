@@ -26,11 +26,11 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from taluva.ai.evaluation import DEFAULT_EVALUATOR
 from taluva.ai.learned import (
     INPUT_NAMES,
     MODEL_FORMAT,
     PAIR_INPUTS,
-    duel_logits,
     load_network,
 )
 from taluva.research.selfplay import POSITIONS_FORMAT
@@ -97,6 +97,16 @@ def pairs(
         searched = search_chance(arrays["search"][first], arrays["search"][second], players)
         y = blend * searched + (1.0 - blend) * y
     return x, y.astype(np.float64), game[first].astype(np.int32)
+
+
+def duel_logits(lead: Floats, tiles_left: Floats) -> Floats:
+    """The heuristic's duel logits of many pairs at once (``taluva.ai.learned.duel_logit``):
+    its slope, steeper as the tiles run out, times the lead in potential."""
+    weights = DEFAULT_EVALUATOR.weights
+    logits: Floats = (
+        weights.scale + weights.late_scale / np.maximum(1.0, np.round(tiles_left))
+    ) * lead
+    return logits
 
 
 def search_chance(first: Floats, second: Floats, players: Floats) -> Floats:
@@ -238,7 +248,7 @@ def _pair_chances(network: Any, x: Floats) -> Floats:
     width = len(INPUT_NAMES)
     out = np.empty(len(x))
     for i, row in enumerate(x):
-        out[i] = network.ahead([list(row[:width]), list(row[width : 2 * width])])[0, 1]
+        out[i] = network.ahead([list(row[:width]), list(row[width : 2 * width])])[0][1]
     return out
 
 

@@ -237,7 +237,9 @@ class AiRunner:
         """
         position = await asyncio.to_thread(Game.from_record, record)  # a replay: not in the loop
         count = self.workers if self.workers > 0 else 1  # threads would share one core
-        planner = ParallelMctsAgent(seed, level.iterations, level.seconds, processes=count)
+        planner = ParallelMctsAgent(
+            seed, level.iterations, level.seconds, processes=count, learned=level.learned
+        )
         start: float | None = None
         deadline: float | None = None
 
@@ -250,7 +252,13 @@ class AiRunner:
                 elif deadline is not None and time.time() >= deadline:
                     return None  # too late to start: its answer would be dropped
                 answer: Answer = await self._run(
-                    audience, root_search, record, search_seed, level.iterations, deadline
+                    audience,
+                    root_search,
+                    record,
+                    search_seed,
+                    level.iterations,
+                    deadline,
+                    level.learned,
                 )
                 return answer
 
