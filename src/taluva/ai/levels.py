@@ -32,8 +32,8 @@ class Level:
     seconds: float | None = None
     learned: frozenset[int] = frozenset()
     """The numbers of players whose games the search values with the learned evaluation
-    (``taluva.ai.learned``); the heuristic values the others. No level does yet: at equal
-    time it has not beaten the heuristic by more than chance (docs/ai.md)."""
+    (``taluva.ai.learned``); the heuristic values the others. Levels 5 and 6 use it with two
+    players, where it beat the heuristic at equal time (docs/ai.md, "Third round")."""
 
     def describe(self) -> str:
         budget = ""
@@ -52,13 +52,16 @@ class Level:
         return evaluator_for(self.learned)
 
 
+TWO_PLAYERS: Final = frozenset({2})
+"""The player counts whose games the top levels value with the learned evaluation."""
+
 LEVELS: Final = {
     1: Level(1, "beginner", "casual", seconds=2.0),
     2: Level(2, "easy", "greedy", seconds=2.0),
     3: Level(3, "medium", "mcts", iterations=30, seconds=2.0),
     4: Level(4, "hard", "mcts", iterations=150, seconds=4.0),
-    5: Level(5, "strongest", "mcts", iterations=800, seconds=8.0),
-    6: Level(6, "expert", "parallel", iterations=800, seconds=8.0),
+    5: Level(5, "strongest", "mcts", iterations=800, seconds=8.0, learned=TWO_PLAYERS),
+    6: Level(6, "expert", "parallel", iterations=800, seconds=8.0, learned=TWO_PLAYERS),
 }
 """The levels. Level 6 runs level 5's search on every core at once, each process from its own
 seed and with the whole budget, and adds up their root visits (``taluva.ai.parallel``)."""

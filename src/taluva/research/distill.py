@@ -21,7 +21,7 @@ import json
 import random
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -124,24 +124,28 @@ def play_games(
     return len(todo)
 
 
-def export_positions(paths: Iterable[Path], out: Path) -> int:
-    """Write every searched position of ``paths`` to ``out`` in the positions format that
-    ``taluva.research.value_fit`` reads, plus ``search``: each player's value by the search."""
-    table = PositionRows()
-    games = 0
+def read_searched(paths: Iterable[Path]) -> Iterator[dict[str, Any]]:
+    """The games of ``games`` files, in order, each checked to be a searched game."""
     for path in paths:
         with path.open(encoding="utf-8") as lines:
             for number, line in enumerate(lines, 1):
                 if not line.strip():
                     continue
-                entry = json.loads(line)
+                entry: dict[str, Any] = json.loads(line)
                 if entry.get("format") != DISTILL_FORMAT:
                     raise ValueError(f"{path}:{number}: not a searched game ({DISTILL_FORMAT})")
-                for rows, values, out_players in zip(
-                    entry["inputs"], entry["values"], entry["eliminated"], strict=True
-                ):
-                    table.add(rows, entry["ranks"], out_players, games, values)
-                games += 1
+                yield entry
+
+
+def export_positions(paths: Iterable[Path], out: Path) -> int:
+    """Write every searched position of ``paths`` to ``out`` in the positions format that
+    ``taluva.research.value_fit`` reads, plus ``search``: each player's value by the search."""
+    table = PositionRows()
+    for games, entry in enumerate(read_searched(paths)):
+        for rows, values, out_players in zip(
+            entry["inputs"], entry["values"], entry["eliminated"], strict=True
+        ):
+            table.add(rows, entry["ranks"], out_players, games, values)
     return table.write(out)
 
 
