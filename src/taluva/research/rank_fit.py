@@ -46,9 +46,11 @@ from taluva.research.distill import read_searched
 from taluva.research.value_fit import (
     HELD_OUT,
     VALIDATION,
-    duel_logits,
     heuristic_chances,
+    of_players,
+    pair_inputs,
     pairs,
+    read_inputs_file,
     read_positions,
     scores,
 )
@@ -62,9 +64,6 @@ DRAWN: Final = 20
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
 Rows = list[list[float]]
-
-_POTENTIAL: Final = INPUT_NAMES.index("potential")
-_TILES: Final = INPUT_NAMES.index("tiles_left")
 
 
 def _rows_after(game: Game, moves: Sequence[Move]) -> Rows | None:
@@ -167,12 +166,7 @@ class Turns:
 
     @classmethod
     def read(cls, path: Path) -> Turns:
-        with np.load(path, allow_pickle=False) as data:
-            arrays = {name: data[name] for name in data.files}
-        if "format" not in arrays or str(arrays["format"]) != SIBLINGS_FORMAT:
-            raise ValueError(f"{path}: not a siblings file ({SIBLINGS_FORMAT})")
-        if tuple(str(n) for n in arrays["names"]) != INPUT_NAMES:
-            raise ValueError(f"{path}: written with other inputs; run rank_fit siblings again")
+        arrays = read_inputs_file(path, "siblings file", SIBLINGS_FORMAT, "rank_fit siblings")
         size = arrays["size"].astype(np.int64)
         return cls(
             arrays["game"].astype(np.int64),
@@ -185,14 +179,6 @@ class Turns:
     @property
     def players(self) -> int:
         return int(self.rows.shape[1])
-
-
-def pair_inputs(first: Floats, second: Floats) -> Floats:
-    """The network's inputs for pairs of players' rows: both rows and the heuristic's duel
-    logit (``taluva.ai.learned.duel_logit``)."""
-    lead = (first[:, _POTENTIAL] - second[:, _POTENTIAL]) * 3.0
-    duel = duel_logits(lead, first[:, _TILES] * 24.0)
-    return np.hstack([first, second, duel[:, None]])
 
 
 @dataclass(frozen=True)
@@ -356,13 +342,7 @@ def train(
     return the report's lines."""
     started = time.perf_counter()
     turns = Turns.read(siblings)
-    arrays = read_positions(positions)
-    players = np.round(arrays["inputs"][:, INPUT_NAMES.index("players")] * 4)
-    keep = players == turns.players
-    if not keep.any():
-        raise ValueError(f"{positions}: no position of a {turns.players}-player game")
-    arrays = {k: v[keep] if v.ndim and len(v) == len(keep) else v for k, v in arrays.items()}
-    x, y, pair_game = pairs(arrays)
+    x, y, pair_game = pairs(of_players(read_positions(positions), turns.players, positions))
     split = turns.game % HELD_OUT
     fit = np.flatnonzero((split != 0) & (split != VALIDATION))
     if not (split == VALIDATION).any() or not fit.size:

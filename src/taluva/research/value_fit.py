@@ -45,15 +45,40 @@ PATIENCE: Final = 4
 Floats = npt.NDArray[np.float64]
 
 
-def read_positions(path: Path) -> dict[str, npt.NDArray[Any]]:
-    """The arrays of a positions file, checked to be one with this version's inputs."""
+def read_inputs_file(path: Path, kind: str, form: str, remake: str) -> dict[str, npt.NDArray[Any]]:
+    """The arrays of an ``.npz`` of model inputs, checked to be a ``kind`` of format ``form``
+    written with this version's inputs (else: run ``remake`` again)."""
     with np.load(path, allow_pickle=False) as data:
         arrays = {name: data[name] for name in data.files}
-    if "format" not in arrays or str(arrays["format"]) != POSITIONS_FORMAT:
-        raise ValueError(f"{path}: not a positions file ({POSITIONS_FORMAT})")
+    if "format" not in arrays or str(arrays["format"]) != form:
+        raise ValueError(f"{path}: not a {kind} ({form})")
     if tuple(str(n) for n in arrays["names"]) != INPUT_NAMES:
-        raise ValueError(f"{path}: written with other inputs; run selfplay positions again")
+        raise ValueError(f"{path}: written with other inputs; run {remake} again")
     return arrays
+
+
+def read_positions(path: Path) -> dict[str, npt.NDArray[Any]]:
+    """The arrays of a positions file, checked to be one with this version's inputs."""
+    return read_inputs_file(path, "positions file", POSITIONS_FORMAT, "selfplay positions")
+
+
+def of_players(
+    arrays: dict[str, npt.NDArray[Any]], players: int, path: Path
+) -> dict[str, npt.NDArray[Any]]:
+    """The positions of a positions file's ``arrays`` from games of ``players`` players."""
+    keep = np.round(arrays["inputs"][:, INPUT_NAMES.index("players")] * 4) == players
+    if not keep.any():
+        raise ValueError(f"{path}: no position of a {players}-player game")
+    return {k: v[keep] if v.ndim and len(v) == len(keep) else v for k, v in arrays.items()}
+
+
+def pair_inputs(first: Floats, second: Floats) -> Floats:
+    """The network's inputs for pairs of players' rows: both rows and the heuristic's duel
+    logit (``taluva.ai.learned.duel_logit``)."""
+    potential, tiles = INPUT_NAMES.index("potential"), INPUT_NAMES.index("tiles_left")
+    lead = 3.0 * (first[:, potential] - second[:, potential])
+    duel = duel_logits(lead, first[:, tiles] * 24.0)
+    return np.hstack([first, second, duel[:, None]])
 
 
 def pairs(
@@ -87,10 +112,7 @@ def pairs(
                     right.append(o)
     first = np.array(left, np.int64)
     second = np.array(right, np.int64)
-    potential = INPUT_NAMES.index("potential")
-    lead = 3.0 * (inputs[first, potential] - inputs[second, potential])
-    duel = duel_logits(lead, inputs[first, INPUT_NAMES.index("tiles_left")] * 24.0)
-    x = np.hstack([inputs[first], inputs[second], duel[:, None]])
+    x = pair_inputs(inputs[first], inputs[second])
     y = (rank[first] < rank[second]) + 0.5 * (rank[first] == rank[second])
     if blend:
         players = np.round(inputs[first, INPUT_NAMES.index("players")] * 4.0)
@@ -152,10 +174,7 @@ def train(
     started = time.perf_counter()
     arrays = read_positions(positions)
     if players is not None:
-        keep = np.round(arrays["inputs"][:, INPUT_NAMES.index("players")] * 4) == players
-        if not keep.any():
-            raise ValueError(f"{positions}: no position of a {players}-player game")
-        arrays = {k: v[keep] if v.ndim and len(v) == len(keep) else v for k, v in arrays.items()}
+        arrays = of_players(arrays, players, positions)
     x, y, game = pairs(arrays, blend)
     test = game % HELD_OUT == 0
     valid = game % HELD_OUT == VALIDATION
