@@ -55,10 +55,25 @@ def test_each_turn_starts_with_the_position_the_searchs_plan_led_to(searched: Pa
     assert any(other != rest[0] for _, rest in groups for other in rest[1:])
 
 
-def test_the_choice_gradient_is_the_losss_slope(searched: Path, tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def searched_four(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Three tiny searched four-player games."""
+    path = tmp_path_factory.mktemp("rank4") / "searched.jsonl"
+    with path.open("w", encoding="utf-8") as out:
+        for task in distill_tasks(4, 3, seed=6, iterations=2):
+            out.write(json.dumps(play_searched(task)) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_choice_gradient_is_the_losss_slope(
+    players: int, searched: Path, searched_four: Path, tmp_path: Path
+) -> None:
     out = tmp_path / "siblings.npz"
-    assert write_siblings([searched], out)[0] == 7
+    games = searched if players == 2 else searched_four
+    assert write_siblings([games], out)[0] == (7 if players == 2 else 3)
     turns = Turns.read(out)
+    assert turns.players == players
     batch = make_batch(turns, np.arange(8))
     network = Network(MODEL)
     x, y = batch.ahead[:40], (np.arange(40) % 2).astype(np.float64)

@@ -139,7 +139,9 @@ def test_an_illegal_spot_explains_why_on_hover(page: Any, server_url: str) -> No
     choose_first_action(page)
     wait_moves(page, 4)
     wait_status(page, "Your turn: place the tile")
-    top = page.locator('svg.board .hex[data-hex="0,0"] polygon').nth(1)
+    # The top face, not the n-th polygon: how many walls a hex shows depends on its neighbours,
+    # that is on where the AI put its tile.
+    top = page.locator('svg.board .hex[data-hex="0,0"] polygon.top')
     x, y = centre_of(top)
     page.mouse.move(x, y)
     page.wait_for_selector(".tooltip.bad")
