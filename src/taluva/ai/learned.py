@@ -8,10 +8,10 @@ players still in, the network gives the chance that the first finishes ahead of 
 a player's expected result is the mean of those chances over the opponents, as with the
 heuristic's logistic duels (``Evaluator.results_of``), so the search uses it unchanged.
 
-The weights ship in ``learned_value.npz`` beside this module (``learned_value_2p.npz`` for
-two players); ``taluva.research.value_fit`` trains them from self-play positions and
-``taluva.research.rank_fit`` teaches them to rank a turn's plans as a deeper search did
-(docs/ai.md, "A learned evaluation").
+The weights ship in ``learned_value.npz`` beside this module (``learned_value_2p.npz`` and
+``learned_value_4p.npz`` for two and four players); ``taluva.research.value_fit`` trains
+them from self-play positions and ``taluva.research.rank_fit`` teaches them to rank a turn's
+plans as a deeper search did (docs/ai.md, "A learned evaluation").
 Inference is plain Python (the model files are read by ``taluva.ai.npz``); training needs
 NumPy and scikit-learn.
 """

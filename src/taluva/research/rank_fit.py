@@ -16,8 +16,11 @@ are numbered by their line across the files, as ``distill positions`` does: 0, 1
 held out, 5, 15, 25... choose the epoch kept.
 
   python -m taluva.research.rank_fit siblings searched-2p.jsonl --out siblings-2p.npz
-  python -m taluva.research.rank_fit train siblings-2p.npz --positions searched-2p.npz \\
-      --start src/taluva/ai/learned_value_2p.npz --out src/taluva/ai/learned_value_2p.npz
+  python -m taluva.research.rank_fit train siblings-2p.npz --positions positions-2p.npz \\
+      --start round2.npz --out src/taluva/ai/learned_value_2p.npz
+
+(the four-player network: the same with the four-player files and ``--result-weight 1``;
+docs/ai.md has every command).
 
 Needs NumPy (the ``[train]`` extra).
 """
