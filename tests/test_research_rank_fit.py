@@ -26,14 +26,19 @@ from taluva.research.rank_fit import (
 MODEL = Path(__file__).parents[1] / "src" / "taluva" / "ai" / "learned_value_2p.npz"
 
 
-@pytest.fixture(scope="module")
-def searched(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Seven tiny searched two-player games, as ``distill games`` writes them."""
-    path = tmp_path_factory.mktemp("rank") / "searched.jsonl"
+def write_searched(folder: Path, players: int, games: int, seed: int) -> Path:
+    """Tiny searched games (two iterations a turn), as ``distill games`` writes them."""
+    path = folder / "searched.jsonl"
     with path.open("w", encoding="utf-8") as out:
-        for task in distill_tasks(2, 7, seed=5, iterations=2):
+        for task in distill_tasks(players, games, seed=seed, iterations=2):
             out.write(json.dumps(play_searched(task)) + "\n")
     return path
+
+
+@pytest.fixture(scope="module")
+def searched(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Seven tiny searched two-player games."""
+    return write_searched(tmp_path_factory.mktemp("rank"), 2, 7, seed=5)
 
 
 def test_each_turn_starts_with_the_position_the_searchs_plan_led_to(searched: Path) -> None:
@@ -58,11 +63,7 @@ def test_each_turn_starts_with_the_position_the_searchs_plan_led_to(searched: Pa
 @pytest.fixture(scope="module")
 def searched_four(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Three tiny searched four-player games."""
-    path = tmp_path_factory.mktemp("rank4") / "searched.jsonl"
-    with path.open("w", encoding="utf-8") as out:
-        for task in distill_tasks(4, 3, seed=6, iterations=2):
-            out.write(json.dumps(play_searched(task)) + "\n")
-    return path
+    return write_searched(tmp_path_factory.mktemp("rank4"), 4, 3, seed=6)
 
 
 @pytest.mark.parametrize("players", [2, 4])
