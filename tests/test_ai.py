@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 import time
@@ -14,7 +15,13 @@ import pytest
 import taluva.engine.game
 from taluva import Game
 from taluva.ai import InvalidAgentSpec, hint, make_agent
-from taluva.ai.evaluation import DEFAULT_EVALUATOR, outcome_results, turns_left
+from taluva.ai.evaluation import (
+    DEFAULT_EVALUATOR,
+    Evaluator,
+    Features,
+    outcome_results,
+    turns_left,
+)
 from taluva.ai.learned import LearnedEvaluator
 from taluva.ai.levels import LEVELS
 from taluva.ai.mcts import (
@@ -223,6 +230,49 @@ def test_a_time_bounded_search_stays_within_its_budget_plus_ten_percent() -> Non
     move = agent.choose(game.copy())
     assert time.perf_counter() - start <= 1.1
     assert game.is_legal(move)
+
+
+class _Watching(Evaluator):
+    """The heuristic, noting at each evaluation whether the garbage collector is on and how
+    many collections have run."""
+
+    def __init__(self, collections: list[str]) -> None:
+        super().__init__()
+        self.collections = collections
+        self.seen: list[tuple[bool, int]] = []
+
+    def results_from_features(self, game: Game, features: list[Features]) -> list[float]:
+        self.seen.append((gc.isenabled(), len(self.collections)))
+        return super().results_from_features(game, features)
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_a_search_runs_no_garbage_collection_and_makes_no_reference_cycles(
+    enabled: bool,
+) -> None:
+    game = _random_positions((), 4, 1)[0]
+    collections: list[str] = []
+    evaluator = _Watching(collections)
+    thresholds = gc.get_threshold()
+    gc.collect()
+    gc.set_threshold(1, 1, 1)  # with the collector on, nearly every allocation would collect
+    gc.callbacks.append(lambda phase, info: collections.append(phase))
+    try:
+        if not enabled:
+            gc.disable()
+        Search(game, random.Random(1), evaluator).run(60, None)
+        assert gc.isenabled() is enabled  # as it was before
+        gc.disable()
+        # nothing for the collector to find: reference counts freed all the search dropped
+        found = gc.collect()
+    finally:
+        gc.callbacks.pop()
+        gc.set_threshold(*thresholds)
+        gc.enable()
+    assert len(evaluator.seen) > 100
+    assert {on for on, _ in evaluator.seen} == {False}
+    assert len({count for _, count in evaluator.seen}) == 1  # none ran while it searched
+    assert found == 0
 
 
 def test_levels_run_from_casual_to_search_with_growing_budgets() -> None:
