@@ -256,7 +256,11 @@ def test_a_search_runs_no_garbage_collection_and_makes_no_reference_cycles(
     thresholds = gc.get_threshold()
     gc.collect()
     gc.set_threshold(1, 1, 1)  # with the collector on, nearly every allocation would collect
-    gc.callbacks.append(lambda phase, info: collections.append(phase))
+
+    def watch(phase: str, info: dict[str, int]) -> None:
+        collections.append(phase)
+
+    gc.callbacks.append(watch)
     try:
         if not enabled:
             gc.disable()
@@ -266,7 +270,7 @@ def test_a_search_runs_no_garbage_collection_and_makes_no_reference_cycles(
         # nothing for the collector to find: reference counts freed all the search dropped
         found = gc.collect()
     finally:
-        gc.callbacks.pop()
+        gc.callbacks.remove(watch)
         gc.set_threshold(*thresholds)
         gc.enable()
     assert len(evaluator.seen) > 100

@@ -66,13 +66,14 @@ def searched_four(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_searched(tmp_path_factory.mktemp("rank4"), 4, 3, seed=6)
 
 
-@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize(
+    ("players", "fixture", "games"), [(2, "searched", 7), (4, "searched_four", 3)]
+)
 def test_the_choice_gradient_is_the_losss_slope(
-    players: int, searched: Path, searched_four: Path, tmp_path: Path
+    players: int, fixture: str, games: int, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
     out = tmp_path / "siblings.npz"
-    games = searched if players == 2 else searched_four
-    assert write_siblings([games], out)[0] == (7 if players == 2 else 3)
+    assert write_siblings([request.getfixturevalue(fixture)], out)[0] == games
     turns = Turns.read(out)
     assert turns.players == players
     batch = make_batch(turns, np.arange(8))
