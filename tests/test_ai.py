@@ -9,6 +9,7 @@ import time
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,7 +23,7 @@ from taluva.ai.evaluation import (
     outcome_results,
     turns_left,
 )
-from taluva.ai.learned import LearnedEvaluator
+from taluva.ai.learned import _PLAYER_INPUTS, LearnedEvaluator, load_network
 from taluva.ai.levels import LEVELS
 from taluva.ai.mcts import (
     SEVERAL_PLAYERS,
@@ -277,6 +278,26 @@ def test_a_search_runs_no_garbage_collection_and_makes_no_reference_cycles(
     assert {on for on, _ in evaluator.seen} == {False}
     assert len({count for _, count in evaluator.seen}) == 1  # none ran while it searched
     assert found == 0
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("learned", [False, True])
+def test_what_the_evaluators_remember_is_out_of_the_garbage_collectors_sight(
+    players: int, learned: bool
+) -> None:
+    # Hundreds of thousands of remembered values that the collector tracked made each full
+    # collection stall the game for up to a second; plain tuples of numbers it stops tracking.
+    game = _random_positions((), players, 1)[0]
+    evaluator = LearnedEvaluator() if learned else Evaluator()
+    Search(game, random.Random(1), evaluator).run(60, None)
+    caches: list[dict[Any, Any]] = [evaluator._known, evaluator._results, evaluator._outcomes]
+    if isinstance(evaluator, LearnedEvaluator):  # the network's own, and its inputs'
+        network = load_network(players=players)
+        caches = [evaluator._learned, _PLAYER_INPUTS, network._rows, network._parts]
+    assert all(caches)
+    gc.collect()  # where the collector stops tracking tuples that hold nothing it tracks
+    entries = [entry for cache in caches for item in cache.items() for entry in item]
+    assert [entry for entry in entries if gc.is_tracked(entry)] == []
 
 
 def test_levels_run_from_casual_to_search_with_growing_budgets() -> None:

@@ -213,9 +213,12 @@ class Evaluator:
 
     def __init__(self, weights: Weights = DEFAULT_WEIGHTS) -> None:
         self.weights = weights
-        self._known: dict[tuple[Features, int, bool], float] = {}
-        self._results: dict[tuple[float, ...], list[float]] = {}
-        self._outcomes: dict[tuple[object, ...], list[float]] = {}
+        # The caches' keys and values are plain tuples of numbers, which Python's garbage
+        # collector stops tracking: hundreds of thousands of named tuples or lists here made
+        # each full collection take up to a second.
+        self._known: dict[tuple[int, ...], float] = {}
+        self._results: dict[tuple[float, ...], tuple[float, ...]] = {}
+        self._outcomes: dict[tuple[object, ...], tuple[float, ...]] = {}
 
     def potentials(self, game: Game) -> list[float]:
         """Every player's potential, in temples (eliminated players far below the rest)."""
@@ -235,13 +238,13 @@ class Evaluator:
         if outcome is not None:
             return outcome_results(outcome, game.player_count, self.weights.win_share)
         where = situation(game)
-        key = (where, *features)
+        key = sum(features, where)
         known = self._outcomes
         found = known.get(key)
         if found is None:
             if len(known) > 200_000:
                 known.clear()
-            found = known[key] = self.results_of(self.combine(features, where), where)
+            found = known[key] = tuple(self.results_of(self.combine(features, where), where))
         return list(found)
 
     def results_of(self, potentials: list[float], where: Situation) -> list[float]:
@@ -253,7 +256,7 @@ class Evaluator:
         if found is None:
             if len(known) > 200_000:
                 known.clear()
-            found = known[key] = self._results_of(potentials, where.tiles_left)
+            found = known[key] = tuple(self._results_of(potentials, where.tiles_left))
         return list(found)
 
     def _results_of(self, potentials: list[float], tiles_left: int) -> list[float]:
@@ -289,10 +292,11 @@ class Evaluator:
             if p in out:  # below everyone standing; the later out, the higher (the rules)
                 potentials.append(-10.0 - (len(out) - 1 - out.index(p)))
                 continue
-            key = (f, where.turns[p], p == where.mover)
+            turns, moving = where.turns[p], p == where.mover
+            key = (*f, turns, moving)
             value = known.get(key)
             if value is None:
-                value = known[key] = self.potential(*key)
+                value = known[key] = self.potential(f, turns, moving)
             potentials.append(value)
         return potentials
 

@@ -92,22 +92,24 @@ def position_inputs(
         known.clear()
     rows = []
     for p, f in enumerate(features):
-        key = (f, where.turns[p], p == where.mover, p in out)
+        turns, moving, gone = where.turns[p], p == where.mover, p in out
+        key = (*f, turns, moving, gone)
         own = known.get(key)
         if own is None:
-            own = known[key] = _player_inputs(*key)
-        rows.append(own + shared)
+            own = known[key] = _player_inputs(f, turns, moving, gone)
+        rows.append([*own, *shared])
     return rows
 
 
-_PLAYER_INPUTS: dict[tuple[Features, int, bool, bool], list[float]] = {}
-"""One player's own inputs, by what they depend on (the search meets the same ones often)."""
+_PLAYER_INPUTS: dict[tuple[int, ...], tuple[float, ...]] = {}
+"""One player's own inputs, by their features, turns, whether they move and whether they are
+out (the search meets the same ones often); plain tuples, which the garbage collector skips."""
 
 
-def _player_inputs(f: Features, turns: int, moving: bool, out: bool) -> list[float]:
+def _player_inputs(f: Features, turns: int, moving: bool, out: bool) -> tuple[float, ...]:
     potential = -10.0 if out else DEFAULT_EVALUATOR.potential(f, turns, moving)
     done = (f.huts == 0) + (f.temples == 0) + (f.towers == 0) + (f.ships == 0)
-    return [
+    return (
         f.huts / HUT_COUNT,
         f.temples / TEMPLE_COUNT,
         f.towers / TOWER_COUNT,
@@ -121,7 +123,7 @@ def _player_inputs(f: Features, turns: int, moving: bool, out: bool) -> list[flo
         turns / 12.0,
         float(moving),
         max(-3.0, potential) / 3.0,
-    ]
+    )
 
 
 SHARED_INPUTS: Final = 4
@@ -146,6 +148,10 @@ _TILES: Final = INPUT_NAMES.index("tiles_left")
 
 REMEMBERED: Final = 200_000
 """How many players' rows a network remembers before it forgets them all (and their pairs)."""
+
+
+_Sums = tuple[float, ...]
+"""A player's share of the first layer's sums, one per hidden unit."""
 
 
 class ValueNetwork:
@@ -213,11 +219,12 @@ class ValueNetwork:
             tuple([column[:own] for column in half] for half in self.first),
             tuple([column[own:] for column in half] for half in self.first),
         ]
-        self._parts: dict[tuple[float, ...], tuple[list[float], list[float]]] = {}
-        self._rows: dict[tuple[float, ...], tuple[int, list[float], list[float]]] = {}
+        # plain tuples only, which the garbage collector skips (see ``Evaluator``)
+        self._parts: dict[tuple[float, ...], tuple[_Sums, _Sums]] = {}
+        self._rows: dict[tuple[float, ...], tuple[int, _Sums, _Sums]] = {}
         self._pairs: dict[tuple[int, int], float] = {}
 
-    def _player(self, row: list[float]) -> tuple[int, list[float], list[float]]:
+    def _player(self, row: list[float]) -> tuple[int, _Sums, _Sums]:
         """A player's number among the rows met, and their share of the first layer as the
         pair's first player (the bias added) and as its second; remembered, and so are the
         shares of the player's own inputs and of the position's (the search meets the same
@@ -232,23 +239,24 @@ class ValueNetwork:
             own, shared = self._part(key[:-SHARED_INPUTS], 0), self._part(key[-SHARED_INPUTS:], 1)
             found = self._rows[key] = (
                 len(self._rows),
-                [a + b for a, b in zip(own[0], shared[0], strict=True)],
-                [a + b for a, b in zip(own[1], shared[1], strict=True)],
+                tuple([a + b for a, b in zip(own[0], shared[0], strict=True)]),
+                tuple([a + b for a, b in zip(own[1], shared[1], strict=True)]),
             )
         return found
 
-    def _part(self, inputs: tuple[float, ...], which: int) -> tuple[list[float], list[float]]:
+    def _part(self, inputs: tuple[float, ...], which: int) -> tuple[_Sums, _Sums]:
         """The first layer's sums over a player's own inputs (``which`` 0) or the shared ones
         (1, with the bias), as the pair's first player and as its second."""
         found = self._parts.get(inputs)
         if found is None:
             as_first, as_second = self._columns[which]
-            found = self._parts[inputs] = (
-                [sum(map(mul, inputs, column)) for column in as_first],
-                [sum(map(mul, inputs, column)) for column in as_second],
-            )
+            firsts = [sum(map(mul, inputs, column)) for column in as_first]
             if which == 1:
-                found[0][:] = [a + c for a, c in zip(found[0], self.first_bias, strict=True)]
+                firsts = [a + c for a, c in zip(firsts, self.first_bias, strict=True)]
+            found = self._parts[inputs] = (
+                tuple(firsts),
+                tuple([sum(map(mul, inputs, column)) for column in as_second]),
+            )
         return found
 
     def _tanh_halves(self, rows: list[list[float]]) -> list[list[float]]:
@@ -364,7 +372,7 @@ class LearnedEvaluator(Evaluator):
             return tuple(outcome_results(outcome, game.player_count, self.weights.win_share))
         where = situation(game)
         building = game.phase != "tile"
-        key = (where, building, *features)
+        key = sum(features, (*where, building))
         known = self._learned
         found = known.get(key)
         if found is None:
