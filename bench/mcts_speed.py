@@ -15,7 +15,8 @@ turns position by position, each tree keeping its fastest search of every positi
 ``--instructions`` counts the instructions of each tree's searches under valgrind's callgrind
 instead of timing them (the same count on every run, so a busy machine does not matter; about
 50 times slower, so fewer positions).
-Run ``python bench/mcts_speed.py`` (``--iterations``, ``--decks`` to change the work), or
+Run ``python bench/mcts_speed.py`` (``--iterations``, ``--decks`` to change the work, ``--eval
+learned`` to search with the learned evaluation), or
 ``python bench/mcts_speed.py --base 327d3e5 --base HEAD~3 [--interleave | --instructions]``.
 """
 
@@ -34,7 +35,8 @@ from pathlib import Path
 
 from taluva import Game
 from taluva.ai.agents import GreedyAgent
-from taluva.ai.evaluation import DEFAULT_EVALUATOR
+from taluva.ai.evaluation import DEFAULT_EVALUATOR, Evaluator
+from taluva.ai.learned import LearnedEvaluator
 from taluva.ai.levels import LEVELS, level_agent
 from taluva.ai.mcts import Search
 from taluva.ai.turns import plan_turns
@@ -49,17 +51,22 @@ from taluva.ai.mcts import Search
 from taluva.ai.turns import plan_turns
 records, iterations = json.load(open(sys.argv[1])), int(sys.argv[2])
 games = [Game.from_record(record) for record in records]
+if sys.argv[3] == "learned":
+    from taluva.ai.learned import LearnedEvaluator
+    evaluator = LearnedEvaluator()
+else:
+    evaluator = DEFAULT_EVALUATOR
 
 def measure(index):
     game = games[index]
     tick = time.process_time()
-    plan_turns(game.copy(), DEFAULT_EVALUATOR, random.Random(index), 0)
+    plan_turns(game.copy(), evaluator, random.Random(index), 0)
     root = time.process_time() - tick
     tick = time.process_time()
-    done = Search(game.copy(), random.Random(index)).run(iterations, None).iterations
+    done = Search(game.copy(), random.Random(index), evaluator).run(iterations, None).iterations
     return done, time.process_time() - tick, root
 
-if sys.argv[3:] == ["serve"]:  # one position a line on stdin, its numbers a line on stdout
+if sys.argv[4:] == ["serve"]:  # one position a line on stdin, its numbers a line on stdout
     for line in sys.stdin:
         print(json.dumps(measure(int(line))), flush=True)
     sys.exit(0)
@@ -71,7 +78,8 @@ for index in range(len(games) if iterations else 0):
 print(json.dumps({"iterations": done, "search": search, "root": root}))
 """
 """Searches the positions of a records file with the tree on PYTHONPATH; uses only the API
-that the earlier versions share (``Search(game, rng).run``, ``plan_turns``)."""
+that the earlier versions share (``Search(game, rng, evaluator).run``, ``plan_turns``; with
+``learned``, ``LearnedEvaluator``)."""
 
 
 def positions(decks: int, players: int) -> list[Game]:
@@ -93,8 +101,9 @@ def rates(done: int, search: float, root: float) -> tuple[float, float]:
     return done / max(1e-9, search - root), done / max(1e-9, search)
 
 
-def measure_here(decks: int, iterations: int) -> None:
+def measure_here(decks: int, iterations: int, evaluation: str) -> None:
     """The plain report: both player counts, the rates, then each level's time a move."""
+    evaluator: Evaluator = LearnedEvaluator() if evaluation == "learned" else DEFAULT_EVALUATOR
     for players in (2, 4):
         games = positions(decks, players)
         root_seconds = 0.0
@@ -102,10 +111,10 @@ def measure_here(decks: int, iterations: int) -> None:
         done = 0
         for index, game in enumerate(games):
             tick = time.process_time()
-            plan_turns(game.copy(), DEFAULT_EVALUATOR, random.Random(index), 0)
+            plan_turns(game.copy(), evaluator, random.Random(index), 0)
             root_seconds += time.process_time() - tick
             tick = time.process_time()
-            result = Search(game.copy(), random.Random(index)).run(iterations, None)
+            result = Search(game.copy(), random.Random(index), evaluator).run(iterations, None)
             search_seconds += time.process_time() - tick
             done += result.iterations
         tree, counting = rates(done, search_seconds, root_seconds)
@@ -132,11 +141,13 @@ def measure_here(decks: int, iterations: int) -> None:
         sys.stdout.flush()
 
 
-def run_worker(src: Path, records: Path, iterations: int, callgrind: bool) -> dict[str, float]:
+def run_worker(
+    src: Path, records: Path, iterations: int, callgrind: bool, evaluation: str
+) -> dict[str, float]:
     """One worker's numbers (iterations, CPU seconds of the searches and of the roots' plans;
     with ``callgrind``, the instructions of the whole process as ``instructions``)."""
     env = {**os.environ, "PYTHONPATH": str(src), "PYTHONHASHSEED": "0"}
-    command = [sys.executable, "-c", WORKER, str(records), str(iterations)]
+    command = [sys.executable, "-c", WORKER, str(records), str(iterations), evaluation]
     if callgrind:
         command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command]
     done = subprocess.run(command, check=True, capture_output=True, text=True, env=env)
@@ -150,14 +161,19 @@ def run_worker(src: Path, records: Path, iterations: int, callgrind: bool) -> di
 
 
 def interleaved(
-    trees: dict[str, Path], records: Path, count: int, iterations: int, rounds: int
+    trees: dict[str, Path],
+    records: Path,
+    count: int,
+    iterations: int,
+    rounds: int,
+    evaluation: str,
 ) -> dict[str, tuple[float, float]]:
     """Each tree's rates (in the tree, counting the root's plans) from its fastest search of
     each position, the trees taking turns position by position in long-lived workers."""
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     workers = {
         name: subprocess.Popen(
-            [sys.executable, "-c", WORKER, str(records), str(iterations), "serve"],
+            [sys.executable, "-c", WORKER, str(records), str(iterations), evaluation, "serve"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -199,7 +215,13 @@ def interleaved(
 
 
 def compare(
-    bases: list[str], decks: int, iterations: int, rounds: int, callgrind: bool, interleave: bool
+    bases: list[str],
+    decks: int,
+    iterations: int,
+    rounds: int,
+    callgrind: bool,
+    interleave: bool,
+    evaluation: str,
 ) -> None:
     """This working tree against each commit of ``bases`` on the same positions (see the
     module docstring)."""
@@ -231,8 +253,8 @@ def compare(
                 if callgrind:
                     counts = {}
                     for name, src in trees.items():
-                        idle = run_worker(src, records, 0, True)["instructions"]
-                        data = run_worker(src, records, iterations, True)
+                        idle = run_worker(src, records, 0, True, evaluation)["instructions"]
+                        data = run_worker(src, records, iterations, True, evaluation)
                         counts[name] = (data["instructions"] - idle) / data["iterations"]
                     for base in bases:
                         print(
@@ -242,12 +264,12 @@ def compare(
                         )
                     continue
                 if interleave:
-                    best = interleaved(trees, records, len(found), iterations, rounds)
+                    best = interleaved(trees, records, len(found), iterations, rounds, evaluation)
                 else:
                     best = {name: (0.0, 0.0) for name in trees}
                     for _ in range(rounds):
                         for name, src in trees.items():
-                            data = run_worker(src, records, iterations, False)
+                            data = run_worker(src, records, iterations, False, evaluation)
                             tree, counting = rates(
                                 int(data["iterations"]), data["search"], data["root"]
                             )
@@ -298,6 +320,13 @@ def main(argv: list[str] | None = None) -> int:
         help="with --base: the trees take turns position by position, each keeping its fastest "
         "search of every position (steadier on a busy machine than whole rounds)",
     )
+    parser.add_argument(
+        "--eval",
+        choices=("heuristic", "learned"),
+        default="heuristic",
+        help="the evaluation the searches use (heuristic: the default search's; learned: the "
+        "shipped network of each player count, as levels 5 and 6 use with two players)",
+    )
     args = parser.parse_args(argv)
     if args.interleave and not args.base:
         parser.error("--interleave compares trees: give --base REV")
@@ -307,9 +336,17 @@ def main(argv: list[str] | None = None) -> int:
     decks = args.decks or (1 if args.instructions else 4)
     start = time.perf_counter()
     if args.base:
-        compare(args.base, decks, iterations, args.rounds, args.instructions, args.interleave)
+        compare(
+            args.base,
+            decks,
+            iterations,
+            args.rounds,
+            args.instructions,
+            args.interleave,
+            args.eval,
+        )
     else:
-        measure_here(decks, iterations)
+        measure_here(decks, iterations, args.eval)
     print(f"took {time.perf_counter() - start:.0f} s")
     return 0
 
