@@ -4,6 +4,11 @@ the learned evaluation is trained on from them."""
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -54,6 +59,45 @@ def test_a_stopped_run_goes_on_with_the_games_it_lacks(tmp_path: Path) -> None:
         play_games(2, 3, seed=1, iterations=3, out=out, workers=1)
     assert play_games(2, 3, seed=1, iterations=3, out=out, workers=1, resume=True) == 1
     assert done_games(out) == {0, 1, 2}
+
+
+def test_ctrl_c_keeps_the_games_finished_and_says_how_to_go_on(tmp_path: Path) -> None:
+    out = tmp_path / "searched.jsonl"
+    command = [sys.executable, "-m", "taluva.research.distill", "games", "--games", "500"]
+    command += ["--iterations", "3", "--workers", "2", "--seed", "1", "--out", str(out)]
+    run = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # Ctrl-C reaches the whole group: the run and its workers
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    deadline = time.monotonic() + 60
+    while len(done_games(out) if out.exists() else ()) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    os.killpg(run.pid, signal.SIGINT)
+    _, errors = run.communicate(timeout=60)
+    assert run.returncode == 130
+    assert "interrupted: the games finished are in" in errors and "--resume" in errors
+    assert "Traceback" not in errors  # neither the run's nor its workers'
+    assert not _group_lives_after(run.pid, seconds=15)  # no worker left behind
+    finished = done_games(out)  # every line whole
+    assert finished == set(range(len(finished))) and 2 <= len(finished) < 500
+    more = len(finished) + 1
+    assert play_games(2, more, seed=1, iterations=3, out=out, workers=1, resume=True) == 1
+
+
+def _group_lives_after(group: int, seconds: float) -> bool:
+    """Whether a process of the group is still there (or not yet reaped) after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return False
+        time.sleep(0.1)
+    return True
 
 
 def test_positions_carry_the_search_values_and_two_player_targets_are_them(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -140,10 +141,17 @@ def local_map(workers: int) -> MapFunction:
             return
         import multiprocessing
 
-        with multiprocessing.get_context("spawn").Pool(min(workers, len(tasks))) as pool:
+        context = multiprocessing.get_context("spawn")
+        with context.Pool(min(workers, len(tasks)), initializer=ignore_interrupts) as pool:
             yield from pool.imap(fn, tasks)
 
     return run
+
+
+def ignore_interrupts() -> None:
+    """Leave Ctrl-C to the parent: a worker that ignores it is stopped by the pool when the
+    parent stops, instead of printing its own traceback beside the parent's message."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def run_tasks(

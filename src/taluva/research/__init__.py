@@ -7,6 +7,8 @@ Modules, each importable on its own (NumPy is needed from ``observations`` on):
 ``state`` (OpenSpiel-style), ``spiel`` (registers ``python_taluva`` with pyspiel),
 ``taluva_v0`` (PettingZoo), ``dataset`` (JSON Lines records, training samples),
 ``ray_backend`` (``ray_map`` for ``taluva arena --ray``); for the learned evaluation
-(docs/ai.md), ``selfplay`` (games and positions), ``value_fit`` (training, scikit-learn) and
-``learned_match`` (the search with it against the heuristic's).
+(docs/ai.md), ``selfplay`` (games and positions), ``distill`` (searched games and the
+search's values), ``value_fit`` (training, scikit-learn), ``rank_fit`` (training on the
+search's choices, NumPy) and ``learned_match`` (the search with it against the heuristic's);
+``commands`` (what their command lines share).
 """

@@ -30,6 +30,7 @@ from taluva.ai.evaluation import DEFAULT_EVALUATOR, situation
 from taluva.ai.learned import position_inputs
 from taluva.ai.mcts import MctsAgent
 from taluva.engine.game import Game
+from taluva.research.commands import interrupted
 from taluva.research.selfplay import PositionRows, final_ranks
 
 DISTILL_FORMAT: Final = "taluva-searched-game/1"
@@ -187,6 +188,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (OSError, ValueError) as problem:
         print(f"error: {problem}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        return interrupted(args.out, resumable=args.command == "games")
     return 0
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from taluva.ai import arena
+from taluva.research.commands import interrupted
 
 
 def match_agents(
@@ -96,6 +97,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (OSError, ValueError) as problem:
         print(f"error: {problem}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        return interrupted(args.records, resumable=True)
     for line in result.lines():
         print(line)
     return 0

@@ -45,6 +45,7 @@ from taluva.ai.learned import INPUT_NAMES, MODEL_FORMAT, position_inputs
 from taluva.ai.turns import plan_turns
 from taluva.engine.game import Game
 from taluva.engine.moves import Move
+from taluva.research.commands import interrupted
 from taluva.research.distill import read_searched
 from taluva.research.value_fit import (
     HELD_OUT,
@@ -447,6 +448,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (OSError, ValueError, KeyError) as problem:
         print(f"error: {problem}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        return interrupted(args.out, resumable=False)
     for line in lines:
         print(line)
     return 0

@@ -29,6 +29,7 @@ from taluva.ai.evaluation import DEFAULT_EVALUATOR, situation
 from taluva.ai.learned import INPUT_NAMES, position_inputs
 from taluva.engine.game import Game, game_from_record
 from taluva.engine.outcome import Outcome
+from taluva.research.commands import interrupted
 
 MATCHUPS: Final = (
     ("greedy", "greedy"),
@@ -247,6 +248,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (OSError, ValueError) as problem:
         print(f"error: {problem}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        return interrupted(args.out, resumable=args.command == "games")
     return 0
 
 

@@ -33,6 +33,7 @@ from taluva.ai.learned import (
     PAIR_INPUTS,
     load_network,
 )
+from taluva.research.commands import interrupted
 from taluva.research.selfplay import POSITIONS_FORMAT
 
 HELD_OUT: Final = 10
@@ -311,6 +312,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (OSError, ValueError) as problem:
         print(f"error: {problem}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        return interrupted(args.out, resumable=False)
     return 0
 
 
