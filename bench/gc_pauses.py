@@ -7,9 +7,9 @@ Plays ``--games`` games of ``--players`` in one fresh process, every seat the ag
 build the search planned with its tile takes no time, so the mean is about half a turn's) and
 every collection (``gc.callbacks``); then counts the objects tracked after a full collection
 and times three more. ``--base REV`` plays the same games with the tree of commit REV as well
-(checked out in a temporary ``git worktree``), one process after the other, and prints both
-side by side; a search bounded by iterations plays the same moves in both trees unless the
-change alters the search.
+(its ``src`` exported with ``git archive`` into a temporary folder), one process after the
+other, and prints both side by side; a search bounded by iterations plays the same moves in
+both trees unless the change alters the search.
 Run ``python bench/gc_pauses.py`` or ``python bench/gc_pauses.py --base HEAD~1 --players 2
 --agent mcts:iterations=300,eval=learned``.
 """
@@ -25,6 +25,9 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from server_load import export_source
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -108,27 +111,11 @@ def main(argv: list[str] | None = None) -> int:
     trees = {"now": ROOT / "src"}
     with tempfile.TemporaryDirectory() as folder:
         if args.base:
-            worktree = Path(folder) / "base"
-            added = subprocess.run(
-                ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(worktree), args.base],
-                capture_output=True,
-                text=True,
-            )
-            if added.returncode:
-                parser.error(f"--base {args.base}: {added.stderr.strip()}")
-            trees = {args.base: worktree / "src", **trees}
-        try:
-            results = {}
-            for name, src in trees.items():
-                print(f"{name}: {args.games} games, {args.players} players, {args.agent}")
-                results[name] = measure(src, args.games, args.players, args.agent)
-        finally:
-            if args.base:
-                subprocess.run(
-                    ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(worktree)],
-                    check=False,
-                    capture_output=True,
-                )
+            trees = {args.base: export_source(args.base, Path(folder), "--base"), **trees}
+        results = {}
+        for name, src in trees.items():
+            print(f"{name}: {args.games} games, {args.players} players, {args.agent}")
+            results[name] = measure(src, args.games, args.players, args.agent)
     print()
     print(
         "| tree | moves | tracked after | full collection s | move s: mean | 99th | "

@@ -127,9 +127,9 @@ def start_server(
     raise SystemExit("the server did not start:\n" + (process.stderr.read() or ""))
 
 
-def export_path(revision: str, folder: Path, path: str) -> Path:
+def export_path(revision: str, folder: Path, path: str, option: str = "--against") -> Path:
     """Write ``path`` (a folder of the repository) as it is at a git revision under
-    ``folder``; return where it landed."""
+    ``folder``; return where it landed. ``option`` names the revision's option in errors."""
     root = subprocess.run(
         ["git", "rev-parse", "--show-toplevel"], capture_output=True, text=True, check=True
     ).stdout.strip()
@@ -139,7 +139,7 @@ def export_path(revision: str, folder: Path, path: str) -> Path:
         text=True,
     )
     if commit.returncode != 0:
-        raise SystemExit(f"--against {revision}: not a commit ({commit.stderr.strip()})")
+        raise SystemExit(f"{option} {revision}: not a commit ({commit.stderr.strip()})")
     archive = subprocess.Popen(
         ["git", "-C", root, "archive", commit.stdout.strip(), path], stdout=subprocess.PIPE
     )
@@ -151,10 +151,10 @@ def export_path(revision: str, folder: Path, path: str) -> Path:
     return folder / path
 
 
-def export_source(revision: str, folder: Path) -> Path:
+def export_source(revision: str, folder: Path, option: str = "--against") -> Path:
     """Write the ``src`` folder of a git revision under ``folder``; return the path that
     holds its ``taluva`` package."""
-    return export_path(revision, folder, "src")
+    return export_path(revision, folder, "src", option)
 
 
 def postgres_programs() -> Path:
