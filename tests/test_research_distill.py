@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from processes import group_members
 
 from taluva.ai.learned import INPUT_NAMES
 from taluva.research.distill import (
@@ -81,23 +82,14 @@ def test_ctrl_c_keeps_the_games_finished_and_says_how_to_go_on(tmp_path: Path) -
     assert run.returncode == 130
     assert "interrupted: the games finished are in" in errors and "--resume" in errors
     assert "Traceback" not in errors  # neither the run's nor its workers'
-    assert not _group_lives_after(run.pid, seconds=15)  # no worker left behind
+    deadline = time.monotonic() + 15
+    while group_members(run.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert group_members(run.pid) == []  # no worker left behind
     finished = done_games(out)  # every line whole
     assert finished == set(range(len(finished))) and 2 <= len(finished) < 500
     more = len(finished) + 1
     assert play_games(2, more, seed=1, iterations=3, out=out, workers=1, resume=True) == 1
-
-
-def _group_lives_after(group: int, seconds: float) -> bool:
-    """Whether a process of the group is still there (or not yet reaped) after ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(group, 0)
-        except ProcessLookupError:
-            return False
-        time.sleep(0.1)
-    return True
 
 
 def test_positions_carry_the_search_values_and_two_player_targets_are_them(

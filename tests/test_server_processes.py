@@ -3,7 +3,6 @@ address its limits count is not taken from an X-Forwarded-For that nobody truste
 
 from __future__ import annotations
 
-import os
 import signal
 import time
 from pathlib import Path
@@ -11,27 +10,8 @@ from pathlib import Path
 import httpx
 import psutil
 import pytest
+from processes import alive, group_members
 from test_server_support import free_port, sqlite_url, start_server
-
-
-def alive(process: psutil.Process) -> bool:
-    """Whether a process still runs (a zombie has ended: only its exit status is left)."""
-    try:
-        return process.status() != psutil.STATUS_ZOMBIE
-    except psutil.NoSuchProcess:
-        return False
-
-
-def group_members(group: int) -> list[psutil.Process]:
-    """The running processes of a process group."""
-    members = []
-    for process in psutil.process_iter():
-        try:
-            if os.getpgid(process.pid) == group and alive(process):
-                members.append(process)
-        except (ProcessLookupError, psutil.NoSuchProcess):
-            continue
-    return members
 
 
 @pytest.mark.parametrize(
