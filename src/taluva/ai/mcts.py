@@ -171,9 +171,9 @@ def _outcome_key(game: Game) -> tuple[object, ...]:
 def collector_paused() -> Iterator[None]:
     """Hold Python's cyclic garbage collector off for one search, then restore it as it was.
 
-    A search makes no reference cycles (refcounts free all it drops), but the evaluators'
-    caches hold up to a million tracked objects, and a full collection over them, started by
-    whatever allocation came next, held a 0.3-s move up to a second or more."""
+    A search makes no reference cycles (refcounts free all it drops), so a collection during
+    it finds nothing and only takes time: over the tracked objects of a process that has
+    played for a while, a full one held a 0.3-s move up to a second or more."""
     enabled = gc.isenabled()
     gc.disable()
     try:
