@@ -42,7 +42,8 @@ from taluva.server.messages import (
 )
 from taluva.server.rematch import Rematches
 from taluva.server.reviews import Reviews
-from taluva.server.rooms import GameService, Room
+from taluva.server.room import MOVE_TEXT_CHARS, Room
+from taluva.server.rooms import GameService
 from taluva.server.store import STATUSES
 from taluva.server.view import summary_view
 from taluva.server.ws import CLOSE_NOT_FOUND, refuse_socket, serve_socket
@@ -265,11 +266,13 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
 
     @app.get("/api/games/{game_id}/state", summary="The state after the first PLY moves")
     async def state_at(room: RoomDep, ply: Annotated[int, Query(ge=0)]) -> dict[str, Any]:
-        return service.state_at(room, ply)
+        return room.state_at(ply)
 
     @app.get("/api/games/{game_id}/explain", summary="Is this move legal now, and if not why")
-    async def explain(room: RoomDep, move: Annotated[str, Query(max_length=200)]) -> dict[str, Any]:
-        return service.explain(room, move)
+    async def explain(
+        room: RoomDep, move: Annotated[str, Query(max_length=MOVE_TEXT_CHARS)]
+    ) -> dict[str, Any]:
+        return room.explain(move)
 
     @app.post(
         "/api/games/{game_id}/hint",
@@ -283,7 +286,7 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
 
     @app.get("/api/games/{game_id}/record", summary="Download the game record (JSON)")
     async def record(room: RoomDep) -> Response:
-        text = json.dumps(service.public_record(room), indent=1) + "\n"
+        text = json.dumps(room.public_record(), indent=1) + "\n"
         return Response(
             text,
             media_type="application/json",

@@ -29,7 +29,7 @@ Position = tuple[str, int, int]
 
 
 class Room(Protocol):
-    """What the win chances need of a game in play (``taluva.server.rooms.Room``)."""
+    """What the win chances need of a game in play (``taluva.server.room.Room``)."""
 
     meta: StoredGame
     game: Game

@@ -22,7 +22,8 @@ from taluva.server.errors import ApiError
 from taluva.server.limits import TokenBucket
 from taluva.server.models import Base, ChatMessageRow
 from taluva.server.names import MAX_MARKS, graphemes, invisible_in
-from taluva.server.rooms import GameService, Room
+from taluva.server.room import Room
+from taluva.server.rooms import GameService
 from taluva.server.store import now
 
 HISTORY = 50

@@ -13,11 +13,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Callable
 from typing import Any, Protocol
 
 from taluva.engine.errors import IllegalMove
 from taluva.server.ai_queue import RECLAIM_AFTER, AiJob, AiResult, ServerQueue
+from taluva.server.ai_seats import AiSeats
 from taluva.server.bus import Bus
 from taluva.server.errors import ApiError
 from taluva.server.wire import to_json
@@ -33,7 +33,7 @@ QUIET_TYPES = frozenset({"chat", "rematch", "review"})
 
 
 class ClusterRoom(Protocol):
-    """What the cluster needs of a room (``rooms.Room``)."""
+    """What the cluster needs of a room (``room.Room``)."""
 
     lock: asyncio.Lock
     subscribers: set[Any]
@@ -48,6 +48,7 @@ class ClusterService(Protocol):
 
     rooms: dict[str, Any]
     finished: Any
+    ai_seats: AiSeats
 
     async def room(self, game_id: str) -> Any:
         """The room of a game, loaded on first use."""
@@ -57,12 +58,6 @@ class ClusterService(Protocol):
 
     def apply_remote_move(self, room: Any, message: dict[str, Any], sync: dict[str, Any]) -> bool:
         """Apply another process's move for the room's next ply; False if it cannot be."""
-
-    def ai_job(self, room: Any) -> tuple[AiJob, bool] | None:
-        """The AI turn a room waits for, and whether a person waits for it; None if none."""
-
-    async def play_ai_result(self, room: Any, result: AiResult) -> None:
-        """Play a worker's answer if its game still waits for it."""
 
     async def stale_rooms(self) -> list[Any]:
         """The rooms in memory whose stored ply or status differs from their own."""
@@ -107,7 +102,7 @@ class Cluster:
     def ask_ai(self, room: Any) -> None:
         """Queue the AI turn the room waits for, if any (once per ply, whichever process
         asks)."""
-        asked = self.service.ai_job(room)
+        asked = self.service.ai_seats.job(room)
         if asked is None:
             return
         job, human = asked
@@ -216,14 +211,10 @@ class Cluster:
     async def _play(self, result: AiResult) -> None:
         try:
             room = await self.service.room(result.game_id)
-            await self.service.play_ai_result(room, result)
+            await self.service.ai_seats.play_result(room, result)
         except asyncio.CancelledError:
             raise
         except (ApiError, IllegalMove) as error:
             log.error("AI answer for game %s ply %d refused: %s", result.game_id, result.ply, error)
         except Exception:
             log.exception("AI answer for game %s ply %d failed", result.game_id, result.ply)
-
-
-Relay = Callable[[str, int, dict[str, Any], str], None]
-"""How a room passes a broadcast on to the other processes: ``(game_id, ply, sync, text)``."""

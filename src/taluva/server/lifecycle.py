@@ -43,7 +43,7 @@ T = TypeVar("T")
 
 
 class Room(Protocol):
-    """What the lifecycle needs of a room (``taluva.server.rooms.Room``)."""
+    """What the lifecycle needs of a room (``taluva.server.room.Room``)."""
 
     meta: StoredGame
     game: Game

@@ -22,7 +22,8 @@ from taluva.server import clocks
 from taluva.server.accounts import Account
 from taluva.server.errors import ApiError
 from taluva.server.models import Base, RematchRow
-from taluva.server.rooms import GameService, Room
+from taluva.server.room import Room
+from taluva.server.rooms import GameService
 from taluva.server.store import FINISHED, StoredGame, now
 from taluva.server.view import seat_level, summary_view
 

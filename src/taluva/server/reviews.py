@@ -27,7 +27,8 @@ from taluva.server.scheduling import SchedulerClosed
 from taluva.server.store import FINISHED, now
 
 if TYPE_CHECKING:
-    from taluva.server.rooms import GameService, Room
+    from taluva.server.room import Room
+    from taluva.server.rooms import GameService
 
 log = logging.getLogger("taluva.server")
 
@@ -164,7 +165,7 @@ class Reviews:
                     "ask again when one is done",
                     retry_after=60,
                 )
-            record = self.service.public_record(room)
+            record = room.public_record()
             job = ReviewJob(room.id, len(record["moves"]) + 1)
             self.jobs[room.id] = job
             job.task = asyncio.get_running_loop().create_task(self._run(job, room, record))

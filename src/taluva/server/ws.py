@@ -45,7 +45,8 @@ from taluva.server.wire import to_json
 if TYPE_CHECKING:
     from taluva.server.chat import Chat
     from taluva.server.rematch import Rematches
-    from taluva.server.rooms import GameService, Room
+    from taluva.server.room import Room
+    from taluva.server.rooms import GameService
 
 log = logging.getLogger("taluva.server")
 
@@ -258,7 +259,7 @@ async def _dispatch(
     elif isinstance(fields, Ping):
         connection.send_json({"type": "pong", "ref": ref})
     elif isinstance(fields, Explain):
-        reply = service.explain(room, fields.move)
+        reply = room.explain(fields.move)
         reply["ref"] = ref
         connection.send_json(reply)
     elif connection not in room.subscribers:
