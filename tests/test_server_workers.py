@@ -21,7 +21,8 @@ from taluva.ai.levels import LEVELS, Level
 from taluva.ai.parallel import ParallelMctsAgent, merge, root_search
 from taluva.engine.game import Game
 from taluva.server import Settings
-from taluva.server.rooms import GameService, Room
+from taluva.server.room import Room
+from taluva.server.rooms import GameService
 from taluva.server.scheduling import Audience, FairScheduler
 from taluva.server.workers import AiRunner, move_seed, parallel_level
 
