@@ -149,7 +149,7 @@ def test_an_illegal_spot_explains_why_on_hover(page: Any, server_url: str) -> No
     assert page.locator(".ghost polygon[stroke-dasharray]").count() > 0
 
 
-def test_the_hint_button_shows_a_legal_placement_ready_to_confirm(
+def test_the_hint_shows_a_placement_then_a_build_each_ready_to_confirm(
     page: Any, server_url: str
 ) -> None:
     create_from_lobby(page, server_url, "ai:1")
@@ -162,6 +162,18 @@ def test_the_hint_button_shows_a_legal_placement_ready_to_confirm(
     assert page.locator("#place").is_enabled()
     page.click("#place")
     wait_status(page, "build")
+    page.click("button.hint")
+    page.wait_for_function(
+        "() => /^Hint: (hut|temple|tower|expand|ship) /.test("
+        "document.querySelector('.hint-text').textContent)"
+    )
+    hinted = page.locator(".hint-text").inner_text().split(": ", 1)[1].rsplit(" (", 1)[0]
+    chosen = page.locator(".build-menu .menu-item.selected")
+    assert chosen.get_attribute("data-move") == hinted
+    assert page.locator(".build-menu").get_attribute("data-ready") == "true"
+    page.locator(".build-menu .confirm").click()
+    wait_moves(page, 2)
+    assert page.locator(".log .log-move").nth(1).get_attribute("data-move") == hinted
 
 
 def test_two_players_in_two_browsers_and_a_spectator_see_every_move(
@@ -262,6 +274,21 @@ def test_a_finished_game_shows_the_winner_banner_the_ranking_and_replays(
     page.locator(".log .log-move").nth(1).click()
     page.wait_for_function("() => document.querySelectorAll('svg.board .hex').length === 3")
     assert page.locator(".replay-ply").inner_text().startswith(f"Move 2 of {total}: ")
+    # Playing the replay move by move, then leaving it, stops the playing: the replay opened
+    # again stands still and offers to play.
+    play = page.locator(".replay-controls button[title='Play the game move by move']")
+    play.click()
+    page.wait_for_function(
+        "() => document.querySelector('.replay-ply').textContent.startsWith('Move 3 ')"
+    )
+    assert play.inner_text() == "Pause"
+    page.click("#replay-toggle")
+    assert page.locator(".replay").is_hidden()
+    page.click("#replay-toggle")
+    assert play.inner_text() == "Play"
+    shown = page.locator(".replay-ply").inner_text()
+    page.wait_for_timeout(1000)
+    assert page.locator(".replay-ply").inner_text() == shown
 
 
 def test_the_winner_banner_shows_the_servers_words_as_text_once(page: Any, server_url: str) -> None:

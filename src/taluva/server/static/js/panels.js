@@ -1,4 +1,4 @@
-// The game page's player cards and the end-of-game banner. Every text about the end of a
+// The game page's status line, player cards and the end-of-game banner. Every text about the end of a
 // game comes from the server (the engine's words), never composed here; every text goes in
 // as text (textContent or text nodes), never as markup.
 
@@ -61,4 +61,19 @@ export function showResult(banner, result, colourOf) {
     return h("li", {}, swatch, words);
   });
   clear(banner, headline, h("ol", { class: "ranking", "aria-label": "Final ranking" }, ...lines));
+}
+
+/** The status line: whose turn it is and what they do now, or how the game stands. `seats`
+ * are this page's, `replay` the replay shown (or null), `mode` the tile being placed. */
+export function statusInWords(s, { seats, replay, yourTurn, mode }) {
+  if (replay) return `Replay: position after ${replay.ply} of ${s.ply} moves.`;
+  if (s.status === "open") return "Waiting for players to take the free seats.";
+  if (s.status === "cancelled") return "This game was cancelled by its host.";
+  if (s.result) return "Game over.";
+  const player = s.players[s.to_move];
+  if (!yourTurn) return player.kind === "ai" ? `${player.name} is thinking…` : `Waiting for ${player.name}.`;
+  const who = seats.length > 1 ? `Your turn (${player.name})` : "Your turn";
+  if (s.phase !== "tile") return `${who}: build. Click a highlighted hex.`;
+  if (!mode) return `${who}: draw a tile or take a double-hex tile.`;
+  return `${who}: place the ${mode.kind === "double" ? "double-hex tile " + mode.code : "tile"}.`;
 }

@@ -1,0 +1,75 @@
+// The tooltip's explanations: a legal tile spot says what it would destroy, an illegal one
+// or an empty hex asks the server why (the engine's own words, kept per position), so a
+// player learns the rules by pointing.
+
+import { toast } from "./dom.js";
+import { key } from "./hex.js";
+
+/** Wait this long (ms) after the pointer stops before asking the server. */
+const ASK_DELAY = 90;
+
+export class Explanations {
+  /** `page` is the GamePage: its tooltip, state, legal moves, ghost tile and socket. */
+  constructor(page) {
+    this.page = page;
+    this.known = new Map(); // "ply|move" -> the server's answer
+    this.pending = null;
+    this.timer = null;
+  }
+
+  /** Say whether the ghost tile's spot is legal (and what it destroys), or why not; `loud`
+   * also shows the reason as a toast (the player tried to place it there). */
+  ghost(loud = false) {
+    const page = this.page;
+    const move = page.ghostMove();
+    if (!move) return;
+    if (page.legal.has(move)) {
+      const players = page.state.players;
+      const buried = (page.buried || []).map((b) => `${b.huts} hut${b.huts === 1 ? "" : "s"} of ${players[b.player]?.name}`);
+      const loss = buried.length ? ` – destroys ${buried.join(" and ")}` : "";
+      page.tooltip.textContent = `${move}: legal${loss}${page.locked ? " – click again, press Enter or “Place tile”" : ""}`;
+      page.tooltip.className = "tooltip ok";
+      return;
+    }
+    this.request(move, loud);
+  }
+
+  /** Say what a hex offers in the build phase, or why nothing can be built there. */
+  buildHover(hex) {
+    const page = this.page;
+    const k = key(...hex);
+    if (page.buildsByHex.has(k)) {
+      page.tooltip.className = "tooltip ok";
+      page.tooltip.textContent = `${k}: ${page.buildsByHex.get(k).length} possible action(s) – click to choose`;
+      return;
+    }
+    if (!page.board.levels.has(k)) { page.tooltip.textContent = ""; return; }
+    this.request(`hut ${k}`, false);
+  }
+
+  /** Show why `move` is illegal now, asking the server unless this position's answer is known. */
+  request(move, loud) {
+    this.pending = move;
+    const known = this.known.get(`${this.page.state.ply}|${move}`);
+    if (known) {
+      this.show(known, loud);
+      return;
+    }
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.page.socket.send({ type: "explain", move }), ASK_DELAY);
+  }
+
+  /** The server's answer to an "explain" request. */
+  onMessage(message) {
+    this.known.set(`${message.ply}|${message.move}`, message);
+    if (this.pending === message.move) this.show(message);
+  }
+
+  show(message, loud = false) {
+    const tooltip = this.page.tooltip;
+    if (message.ply !== this.page.state.ply) return;
+    tooltip.className = message.legal ? "tooltip ok" : "tooltip bad";
+    tooltip.textContent = message.legal ? `${message.move}: legal` : `Not here: ${message.reason}`;
+    if (loud && !message.legal) toast(message.reason, "error");
+  }
+}
