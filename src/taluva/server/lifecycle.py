@@ -77,7 +77,7 @@ class GameService(Protocol):
     def schedule_ai(self, room: Any) -> None:
         """Start the AI turns of a room if an AI seat is to move."""
 
-    def _keep(self, room: Any) -> None:
+    def keep(self, room: Any) -> None:
         """File a room among the running or the finished games, by its status."""
 
 
@@ -292,7 +292,7 @@ class Lifecycle:
         message = {"type": "out", "seat": seat, "reason": reason.value, "state": room.state()}
         room.broadcast(message)
         if over:
-            self.service._keep(room)
+            self.service.keep(room)
         self.arm(room)
         return message
 
@@ -378,7 +378,7 @@ class Lifecycle:
         room.version += 1
         room.broadcast({"type": "state", "state": room.state()})
         self.arm(room)
-        self.service._keep(room)
+        self.service.keep(room)
 
     async def _sweep_forever(self) -> None:
         limit = self.service.settings.abandon_after

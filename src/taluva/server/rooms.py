@@ -141,13 +141,15 @@ class GameService:
                     raise not_found(game_id)
                 moves, meta.moves = meta.moves, []
                 room = Room(meta, rebuild(meta, moves))
-                self._keep(room)
+                self.keep(room)
                 return room
         finally:
             if not loading.locked() and self._loading.get(game_id) is loading:
                 del self._loading[game_id]
 
-    def _keep(self, room: Room) -> None:
+    def keep(self, room: Room) -> None:
+        """File a room among the running games or, once over, among the finished ones kept in
+        memory (the oldest unwatched of those beyond ``Settings.finished_cache`` dropped)."""
         if self.cluster is not None:
             room.relay = self.cluster.relay
         if room.meta.status in (OPEN, LIVE):
@@ -208,7 +210,7 @@ class GameService:
         else:
             await self.db(self.store.create_game, meta)
         room = Room(meta, game, host_token=host_token)
-        self._keep(room)
+        self.keep(room)
         self.lifecycle.arm(room)
         self.schedule_ai(room)
         return room, tokens
@@ -329,7 +331,7 @@ class GameService:
             }
             room.broadcast(message)
             if status == FINISHED:
-                self._keep(room)
+                self.keep(room)
             self.lifecycle.arm(room)
         self.schedule_ai(room)
         return message
@@ -361,7 +363,7 @@ class GameService:
         room.meta = meta
         room.game = game
         room.version += 1
-        self._keep(room)
+        self.keep(room)
         self.lifecycle.arm(room)
 
     def apply_remote_move(self, room: Room, message: dict[str, Any], sync: dict[str, Any]) -> bool:
@@ -385,7 +387,7 @@ class GameService:
         meta.clock = sync.get("clock")
         meta.updated_at = now()
         room.version += 1
-        self._keep(room)
+        self.keep(room)
         self.lifecycle.arm(room)
         return True
 
