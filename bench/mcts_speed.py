@@ -8,9 +8,9 @@ Times are CPU seconds of the process that searches (``time.process_time``), so t
 work on a shared machine distorts them less; the wall-clock mean is shown beside them.
 
 ``--base REV`` measures the search of an earlier commit side by side with this working tree,
-in one run (repeat it for several commits): REV is checked out in a temporary ``git
-worktree``, every tree searches the same positions (made here, passed as records) in worker
-processes, taking turns round after round, and each keeps its best round (``--interleave``:
+in one run (repeat it for several commits): REV's sources are exported (``git archive``) to
+a temporary folder, every tree searches the same positions (made here, passed as records) in
+worker processes, taking turns round after round, and each keeps its best round (``--interleave``:
 turns position by position, each tree keeping its fastest search of every position).
 ``--instructions`` counts the instructions of each tree's searches under valgrind's callgrind
 instead of timing them (the same count on every run, so a busy machine does not matter; about
@@ -32,6 +32,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from server_load import export_source
 
 from taluva import Game
 from taluva.ai.agents import GreedyAgent
@@ -227,69 +229,56 @@ def compare(
     module docstring)."""
     with tempfile.TemporaryDirectory() as folder:
         trees: dict[str, Path] = {}
-        try:
-            for base in bases:
-                worktree = Path(folder) / f"base{len(trees)}"
-                subprocess.run(
-                    ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(worktree), base],
-                    check=True,
-                    capture_output=True,
-                )
-                trees[base] = worktree / "src"
-            trees["now"] = ROOT / "src"
-            against = ", ".join(bases)
+        for number, base in enumerate(bases):
+            place = Path(folder) / f"base{number}"
+            place.mkdir()
+            trees[base] = export_source(base, place, "--base")
+        trees["now"] = ROOT / "src"
+        against = ", ".join(bases)
+        if callgrind:
+            print(f"{against} vs this working tree: instructions per iteration (callgrind)")
+        else:
+            print(
+                f"{against} vs this working tree: iterations per CPU second, best of "
+                f"{rounds} rounds (in the tree / counting the root's plans)"
+            )
+        for players in (2, 4):
+            records = Path(folder) / f"positions{players}.json"
+            found = positions(decks, players)
+            records.write_text(json.dumps([game.to_record() for game in found]))
+            label = f"{players} players, {len(found)} positions x {iterations} iterations"
             if callgrind:
-                print(f"{against} vs this working tree: instructions per iteration (callgrind)")
-            else:
-                print(
-                    f"{against} vs this working tree: iterations per CPU second, best of "
-                    f"{rounds} rounds (in the tree / counting the root's plans)"
-                )
-            for players in (2, 4):
-                records = Path(folder) / f"positions{players}.json"
-                found = positions(decks, players)
-                records.write_text(json.dumps([game.to_record() for game in found]))
-                label = f"{players} players, {len(found)} positions x {iterations} iterations"
-                if callgrind:
-                    counts = {}
-                    for name, src in trees.items():
-                        idle = run_worker(src, records, 0, True, evaluation)["instructions"]
-                        data = run_worker(src, records, iterations, True, evaluation)
-                        counts[name] = (data["instructions"] - idle) / data["iterations"]
-                    for base in bases:
-                        print(
-                            f"{label}: {base} {counts[base]:,.0f}, now {counts['now']:,.0f}; "
-                            f"{base}/now {counts[base] / counts['now']:.2f}x",
-                            flush=True,
-                        )
-                    continue
-                if interleave:
-                    best = interleaved(trees, records, len(found), iterations, rounds, evaluation)
-                else:
-                    best = {name: (0.0, 0.0) for name in trees}
-                    for _ in range(rounds):
-                        for name, src in trees.items():
-                            data = run_worker(src, records, iterations, False, evaluation)
-                            tree, counting = rates(
-                                int(data["iterations"]), data["search"], data["root"]
-                            )
-                            best[name] = (max(best[name][0], tree), max(best[name][1], counting))
-                n_tree, n_all = best["now"]
+                counts = {}
+                for name, src in trees.items():
+                    idle = run_worker(src, records, 0, True, evaluation)["instructions"]
+                    data = run_worker(src, records, iterations, True, evaluation)
+                    counts[name] = (data["instructions"] - idle) / data["iterations"]
                 for base in bases:
-                    b_tree, b_all = best[base]
                     print(
-                        f"{label}: {base} {b_tree:.0f} / {b_all:.0f}, now {n_tree:.0f} / "
-                        f"{n_all:.0f}; now/{base} {n_tree / b_tree:.2f}x / {n_all / b_all:.2f}x",
+                        f"{label}: {base} {counts[base]:,.0f}, now {counts['now']:,.0f}; "
+                        f"{base}/now {counts[base] / counts['now']:.2f}x",
                         flush=True,
                     )
-        finally:
-            for src in trees.values():
-                if src != ROOT / "src":
-                    subprocess.run(
-                        ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(src.parent)],
-                        check=False,
-                        capture_output=True,
-                    )
+                continue
+            if interleave:
+                best = interleaved(trees, records, len(found), iterations, rounds, evaluation)
+            else:
+                best = {name: (0.0, 0.0) for name in trees}
+                for _ in range(rounds):
+                    for name, src in trees.items():
+                        data = run_worker(src, records, iterations, False, evaluation)
+                        tree, counting = rates(
+                            int(data["iterations"]), data["search"], data["root"]
+                        )
+                        best[name] = (max(best[name][0], tree), max(best[name][1], counting))
+            n_tree, n_all = best["now"]
+            for base in bases:
+                b_tree, b_all = best[base]
+                print(
+                    f"{label}: {base} {b_tree:.0f} / {b_all:.0f}, now {n_tree:.0f} / "
+                    f"{n_all:.0f}; now/{base} {n_tree / b_tree:.2f}x / {n_all / b_all:.2f}x",
+                    flush=True,
+                )
 
 
 def main(argv: list[str] | None = None) -> int:
