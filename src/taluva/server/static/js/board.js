@@ -1,20 +1,19 @@
 // The island on screen: layers (sea, island, marks, ghost, effects, zone border, cursor), the
 // camera (turn in 60° steps, zoom, pan by mouse, touch and keyboard, following the action),
-// overlays for the tile ghost, legal spots, build previews and each player's last turn, and
-// hit testing of the raised hexes. Drawing is in island.js and pieces.js, motion in motion.js.
+// overlays for the tile ghost, legal spots, build previews and each player's last turn.
+// Drawing is in island.js and pieces.js, motion in motion.js, pointer and keys in gestures.js.
 
 import { DIRECTIONS, key, parseKey } from "./hex.js";
 import { IslandArt } from "./island.js";
 import { Motion, reducedMotion } from "./motion.js";
-import { Markup, PieceArt, contrastText, el, fill, points } from "./pieces.js";
+import { Markup, PieceArt, el, fill } from "./pieces.js";
 import { Camera, Projection, SIZE, TILT } from "./projection.js";
+import { BoardGestures } from "./gestures.js";
+import { Overlays } from "./overlays.js";
 
 export { el, shade, contrastText } from "./pieces.js";
 export { SIZE } from "./projection.js";
 
-const PAN_STEP = 60;
-/** How far from a tile spot, in CSS pixels, a touch still takes it. */
-const TOUCH_REACH = 16;
 
 export class Board {
   constructor(container, style, callbacks = {}) {
@@ -24,7 +23,6 @@ export class Board {
     this.tiles = new Map();
     this.buildings = new Map();
     this.maxLevel = 0;
-    this.pointers = new Map();
     this.projection = new Projection(0);
     this.svg = el("svg", {
       class: "board",
@@ -49,9 +47,8 @@ export class Board {
     this.cursorLayer = el("g", { class: "cursor", "pointer-events": "none" }, this.svg);
     this.camera = new Camera(this.svg, { reducedMotion });
     this.motion = new Motion(this);
-    this.marks = {};
-    this.bindPointer();
-    this.bindKeys();
+    this.overlays = new Overlays(this);
+    this.gestures = new BoardGestures(this, callbacks);
     this.host = container;
     new ResizeObserver(([entry]) => this.sized(entry.contentRect.width, entry.contentRect.height)).observe(container);
   }
@@ -131,7 +128,7 @@ export class Board {
     fill(this.seaLayer, sea);
     fill(this.islandLayer, island);
     fill(this.zoneLayer, zoneLine);
-    this.marksChanged();
+    this.overlays.marksChanged();
   }
 
   drawLayers(p, state, seaLayer, layer, zoneLayer) {
@@ -224,7 +221,7 @@ export class Board {
       this.art.lagoons(sea, p, state.lagoons);
       fill(this.seaLayer, sea);
     }
-    this.marksChanged();
+    this.overlays.marksChanged();
     return true;
   }
 
@@ -233,124 +230,6 @@ export class Board {
     const [x, y] = this.projection.hexTop(q, r, level);
     const spot = (ox, oy) => [x + ox * SIZE, y + oy * SIZE * TILT];
     return this.pieces.building(parent, x, y, player, kind, count, spot, opacity);
-  }
-
-  // ------------------------------------------------------------------ overlays
-
-  /** The top face of each hex, a little inset, in a colour. */
-  outline(layer, hexes, colour, width = 3, dash = null, fill = "none", inset = 2) {
-    for (const [q, r] of hexes) {
-      const face = this.art.face(this.projection, q, r, this.level(q, r), (SIZE - inset) / SIZE);
-      el("polygon", { points: points(face), fill, stroke: colour, "stroke-width": width, "stroke-dasharray": dash, "data-hex": key(q, r) }, layer);
-    }
-  }
-
-  /**
-   * Marks: `turns` [{seat, hexes, latest}] (each player's last turn, in the player's colour,
-   * the latest one solid), legal `spots` for the tile, build `targets`, the `selected` hex.
-   */
-  setMarks(marks = {}) {
-    this.marks = marks;
-    this.drawMarks();
-    // The camera follows the action: if no spot or target of this turn is in view, show all.
-    const wanted = marks.spots?.length ? marks.spots : marks.targets || [];
-    if (wanted.length && !wanted.some((hex) => this.contains(this.boxOf([hex])))) this.fit();
-  }
-
-  /** The island changed under the marks: draw them again before the next frame, unless new
-   * marks come first (the game page sets them after every state, in the same task). */
-  marksChanged() {
-    this.marksStale = true;
-    queueMicrotask(() => { if (this.marksStale) this.drawMarks(); });
-  }
-
-  drawMarks() {
-    this.marksStale = false;
-    const { turns = [], lastTurn = [], spots = [], targets = [], selected = null } = this.marks;
-    const layer = new Markup();
-    if (!this.state) {
-      this.markLayer.replaceChildren();
-      return;
-    }
-    for (const turn of turns) {
-      const g = el("g", { class: `last-turn${turn.latest ? " latest" : ""}`, "data-seat": turn.seat }, layer);
-      this.outline(g, turn.hexes, "rgba(0,0,0,0.7)", turn.latest ? 5 : 4.5, null, "none", 3);
-      this.outline(g, turn.hexes, this.playerColour(turn.seat), turn.latest ? 3 : 2.5, turn.latest ? null : "6 4", "none", 3);
-    }
-    this.outline(layer, lastTurn, this.style.last_move, 2.5, "5 3");
-    const nearer = (a, b) => this.projection.depth(...a) - this.projection.depth(...b);
-    const targetGroup = el("g", { class: "targets" }, layer);
-    this.outline(targetGroup, [...targets].sort(nearer), this.style.cursor, 2, null, "rgba(0,229,255,0.14)");
-    for (const node of targetGroup.children) node.setAttribute("pointer-events", "all");
-    for (const [q, r] of spots) {
-      const [x, y] = this.projection.hexTop(q, r, this.level(q, r));
-      el("circle", { cx: x, cy: y, r: 5.5, fill: this.style.cursor, stroke: "#003844", "stroke-width": 1.2, class: "spot", "data-hex": key(q, r), "pointer-events": "all" }, layer);
-    }
-    if (selected) this.outline(layer, [selected], "#ffffff", 3.5);
-    fill(this.markLayer, layer);
-  }
-
-  /**
-   * The tile ghost: hexes [[q, r, terrain]] one level above what is there, with its sides;
-   * huts it would bury are crossed out. Returns [{player, huts}] of those huts.
-   */
-  setGhost(ghost) {
-    const layer = this.ghostLayer;
-    layer.replaceChildren();
-    if (!ghost) return [];
-    const p = this.projection;
-    const base = Math.max(...ghost.hexes.map(([q, r]) => this.level(q, r)));
-    const level = base + 1;
-    const colour = ghost.legal ? "#00e676" : this.style.illegal;
-    const ordered = [...ghost.hexes].sort((a, b) => p.depth(a[0], a[1]) - p.depth(b[0], b[1]));
-    const body = el("g", { opacity: 0.88, class: "ghost-tile" }, layer);
-    for (const [q, r, terrain] of ordered) {
-      this.art.prism(body, p, { q, r, level, terrain, tile: -1 }, () => 0, () => -1, { ghost: true });
-      const [x, y] = p.hexTop(q, r, level);
-      const t = el("text", { x, y: y + 1, class: "ghost-letter", fill: contrastText(this.terrainFill(terrain, level)), "text-anchor": "middle", "dominant-baseline": "middle" }, body);
-      t.textContent = "VJCSRL"[terrain];
-    }
-    for (const [q, r] of ordered) {
-      const face = this.art.face(p, q, r, level);
-      el("polygon", { points: points(face), fill: "none", stroke: colour, "stroke-width": 3, "stroke-dasharray": ghost.legal ? null : "6 4" }, layer);
-    }
-    const buried = new Map();
-    for (const [q, r] of ghost.hexes) {
-      const building = this.buildings.get(key(q, r));
-      if (!building || building.kind !== "hut" || base === 0) continue;
-      buried.set(building.player, (buried.get(building.player) || 0) + building.level);
-      const [x, y] = p.hexTop(q, r, level);
-      const g = el("g", { class: "buried", "data-hex": key(q, r) }, layer);
-      el("circle", { cx: x, cy: y, r: 11, fill: "rgba(0,0,0,0.55)", stroke: this.style.illegal, "stroke-width": 2.5 }, g);
-      el("path", { d: `M${x - 6},${y - 6} L${x + 6},${y + 6} M${x + 6},${y - 6} L${x - 6},${y + 6}`, stroke: "#ffffff", "stroke-width": 2.5, "stroke-linecap": "round" }, g);
-      const t = el("text", { x, y: y + 20, class: "buried-count", fill: "#ffffff", stroke: "#000", "stroke-width": 3, "paint-order": "stroke", "text-anchor": "middle" }, g);
-      t.textContent = `−${building.level}`;
-    }
-    return [...buried.entries()].sort((a, b) => a[0] - b[0]).map(([player, huts]) => ({ player, huts }));
-  }
-
-  /** Pieces a build would add, half transparent, each hex with its hut count. */
-  setPreview(pieces) {
-    const layer = this.ghostLayer;
-    layer.replaceChildren();
-    const p = this.projection;
-    const sorted = [...(pieces || [])].sort((a, b) => p.depth(...a.hex) - p.depth(...b.hex));
-    for (const piece of sorted) {
-      const [q, r] = piece.hex;
-      const level = this.level(q, r);
-      this.outline(layer, [[q, r]], "#ffffff", 2, null, "rgba(255,255,255,0.25)", 3);
-      if (piece.kind === "ship") {
-        const [x, y] = p.hexTop(q, r, 0);
-        this.pieces.building(layer, x, y, piece.player, "ship", 1, null, 0.85);
-      } else {
-        this.drawBuilding(layer, q, r, level, { player: piece.player, kind: piece.kind, level: piece.count }, 0.88);
-      }
-    }
-  }
-
-  setCursor(hex) {
-    this.cursorLayer.replaceChildren();
-    if (hex) this.outline(this.cursorLayer, [hex], "#ffffff", 2, "3 3");
   }
 
   // ------------------------------------------------------------------ camera
@@ -430,138 +309,5 @@ export class Board {
   contains(box) {
     const v = this.camera.visible();
     return box.x >= v.x && box.y >= v.y && box.x + box.w <= v.x + v.w && box.y + box.h <= v.y + v.h;
-  }
-
-  toSvg(clientX, clientY) {
-    const matrix = this.svg.getScreenCTM();
-    if (!matrix) return [0, 0];
-    const pt = new DOMPoint(clientX, clientY).matrixTransform(matrix.inverse());
-    return [pt.x, pt.y];
-  }
-
-  /** The hex of a legal spot or build target drawn under a screen point: they show above
-   * the island, so one behind a raised hex is still taken where it is seen. */
-  spotAt(clientX, clientY) {
-    const hit = document.elementFromPoint(clientX, clientY);
-    if (!hit?.getAttribute?.("data-hex") || !this.markLayer.contains(hit)) return null;
-    return hit.getAttribute("data-hex").split(",").map(Number);
-  }
-
-  /** The legal tile spot nearest a screen point within `reach` CSS pixels: a finger is
-   * wider than a spot's dot, so a touch beside one still takes it. */
-  nearestSpot(clientX, clientY, reach) {
-    let best = null;
-    let bestDistance = reach;
-    for (const node of this.markLayer.querySelectorAll(".spot")) {
-      const box = node.getBoundingClientRect();
-      const distance = Math.hypot(box.x + box.width / 2 - clientX, box.y + box.height / 2 - clientY);
-      if (distance <= bestDistance) {
-        best = node;
-        bestDistance = distance;
-      }
-    }
-    return best ? best.getAttribute("data-hex").split(",").map(Number) : null;
-  }
-
-  /** The hex under a pointer event: a spot drawn there (or, for a touch, near there), else
-   * the raised hex seen there. */
-  hexOfEvent(event) {
-    const spot = this.spotAt(event.clientX, event.clientY)
-      || (event.pointerType !== "mouse" ? this.nearestSpot(event.clientX, event.clientY, TOUCH_REACH) : null);
-    if (spot) return spot;
-    const [x, y] = this.toSvg(event.clientX, event.clientY);
-    return this.hexUnder(x, y);
-  }
-
-  /** The hex whose (raised) top face is under a point: nearer and higher hexes first. */
-  hexUnder(x, y) {
-    let best = null;
-    for (let level = this.maxLevel; level >= 1; level -= 1) {
-      const [q, r] = this.projection.hexAt(x, y, level);
-      if (this.level(q, r) === level) {
-        const depth = this.projection.depth(q, r);
-        if (!best || depth > best.depth) best = { hex: [q, r], depth };
-      }
-    }
-    return best ? best.hex : this.projection.hexAt(x, y, 0);
-  }
-
-  // ------------------------------------------------------------------ input
-
-  bindKeys() {
-    this.svg.addEventListener("keydown", (event) => {
-      const arrows = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
-      let handled = true;
-      if (event.key === "[") this.turn(-1);
-      else if (event.key === "]") this.turn(1);
-      else if (event.shiftKey && arrows[event.key]) {
-        const [dx, dy] = arrows[event.key];
-        this.camera.panPixels(-dx * PAN_STEP, -dy * PAN_STEP);
-      } else handled = false;
-      if (handled) {
-        event.preventDefault();
-        event.stopPropagation();
-      }
-      this.motion.skip();
-    });
-  }
-
-  bindPointer() {
-    const svg = this.svg;
-    let drag = null;
-    let pinch = null;
-    svg.addEventListener("pointerdown", (event) => {
-      this.motion.skip();
-      // A touch must not focus (and so scroll) the board natively: the page focuses it
-      // without scrolling, and the board's own gestures replace the emulated mouse.
-      if (event.pointerType !== "mouse") event.preventDefault();
-      svg.setPointerCapture?.(event.pointerId);
-      this.pointers.set(event.pointerId, [event.clientX, event.clientY]);
-      if (this.pointers.size === 2) {
-        const [a, b] = [...this.pointers.values()];
-        pinch = { distance: Math.hypot(a[0] - b[0], a[1] - b[1]) };
-        drag = null;
-      } else {
-        drag = { x: event.clientX, y: event.clientY, moved: false, start: this.toSvg(event.clientX, event.clientY) };
-      }
-    });
-    svg.addEventListener("pointermove", (event) => {
-      if (this.pointers.has(event.pointerId)) this.pointers.set(event.pointerId, [event.clientX, event.clientY]);
-      if (pinch && this.pointers.size === 2) {
-        const [a, b] = [...this.pointers.values()];
-        const distance = Math.hypot(a[0] - b[0], a[1] - b[1]);
-        if (distance > 0 && pinch.distance > 0) {
-          const [cx, cy] = this.toSvg((a[0] + b[0]) / 2, (a[1] + b[1]) / 2);
-          this.zoom(pinch.distance / distance, cx, cy);
-        }
-        pinch.distance = distance;
-        return;
-      }
-      if (drag && (drag.moved || Math.hypot(event.clientX - drag.x, event.clientY - drag.y) > 6)) {
-        drag.moved = true;
-        const [x, y] = this.toSvg(event.clientX, event.clientY);
-        this.pan(x - drag.start[0], y - drag.start[1]);
-        return;
-      }
-      if (event.pointerType === "mouse" || !drag) this.callbacks.hover?.(this.hexOfEvent(event), event);
-    });
-    const end = (event) => {
-      this.pointers.delete(event.pointerId);
-      if (this.pointers.size < 2) pinch = null;
-      if (drag && !drag.moved && event.type === "pointerup") this.callbacks.click?.(this.hexOfEvent(event), event);
-      drag = null;
-    };
-    svg.addEventListener("pointerup", end);
-    svg.addEventListener("pointercancel", end);
-    // A press whose capture was lost (its element changed under it) must not stay counted,
-    // or the next touch would be taken for the second finger of a pinch.
-    svg.addEventListener("lostpointercapture", (event) => this.pointers.delete(event.pointerId));
-    svg.addEventListener("pointerleave", () => this.callbacks.leave?.());
-    svg.addEventListener("wheel", (event) => {
-      event.preventDefault();
-      if (!event.ctrlKey && this.callbacks.wheel?.(event)) return;
-      const [x, y] = this.toSvg(event.clientX, event.clientY);
-      this.zoom(event.deltaY > 0 ? 1.12 : 1 / 1.12, x, y);
-    }, { passive: false });
   }
 }

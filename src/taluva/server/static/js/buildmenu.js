@@ -80,7 +80,7 @@ export class BuildMenu {
       return;
     }
     const level = (q, r) => page.board.level(q, r);
-    const preview = (text) => page.board.setPreview(page.previewOf(text));
+    const preview = (text) => page.board.overlays.setPreview(page.previewOf(text));
     const items = menu.moves.map((text) => h("button", {
       type: "button",
       class: `menu-item${menu.selected === text ? " selected" : ""}`,

@@ -358,20 +358,20 @@ export class GamePage {
       marks.targets = [...this.buildsByHex.keys()].map(parseKey);
       if (this.buildMenu.current) marks.selected = this.buildMenu.current.hex;
     }
-    this.board.setMarks(marks);
+    this.board.overlays.setMarks(marks);
     const keyboardCursor = this.input.keyboardCursor;
-    this.board.setCursor(keyboardCursor && !this.mode ? keyboardCursor : null);
+    this.board.overlays.setCursor(keyboardCursor && !this.mode ? keyboardCursor : null);
     if (this.myTurn() && this.mode && this.cursor) {
       const [q, r] = this.cursor;
       const double = this.mode.kind === "double";
       const hexes = double ? doubleFootprint(q, r, this.orientation) : tileFootprint(q, r, this.orientation);
       const terrains = tileTerrains(this.mode.code, double);
       const move = this.ghostMove();
-      this.buried = this.board.setGhost({ hexes: hexes.map(([a, b], i) => [a, b, terrains[i]]), legal: this.legal.has(move) });
+      this.buried = this.board.overlays.setGhost({ hexes: hexes.map(([a, b], i) => [a, b, terrains[i]]), legal: this.legal.has(move) });
     } else if (this.buildMenu.current?.selected) {
-      this.board.setPreview(this.previewOf(this.buildMenu.current.selected));
+      this.board.overlays.setPreview(this.previewOf(this.buildMenu.current.selected));
     } else {
-      this.board.setGhost(null);
+      this.board.overlays.setGhost(null);
     }
     this.review.drawSuggestion(s);
   }

@@ -298,9 +298,9 @@ export class ReviewPanel {
       if (!code) return;
       const hexes = double ? doubleFootprint(move.hex[0], move.hex[1], move.k) : tileFootprint(move.hex[0], move.hex[1], move.k);
       const terrains = tileTerrains(code, double);
-      board.setGhost({ hexes: hexes.map(([q, r], i) => [q, r, terrains[i]]), legal: true });
+      board.overlays.setGhost({ hexes: hexes.map(([q, r], i) => [q, r, terrains[i]]), legal: true });
     } else {
-      board.setPreview(this.page.previewOf(text, m.player));
+      board.overlays.setPreview(this.page.previewOf(text, m.player));
     }
   }
 }
