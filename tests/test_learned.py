@@ -214,10 +214,30 @@ def test_eval_heuristic_is_the_default_search() -> None:
     assert isinstance(agent, MctsAgent) and agent.evaluator is DEFAULT_EVALUATOR
 
 
+def test_eval_learned_own_values_the_searcher_by_the_network_and_the_others_by_the_heuristic() -> (
+    None
+):
+    game = played(7, 4, 50)
+    agent = make_agent("mcts:iterations=4,eval=learned-own", seed=1)
+    assert isinstance(agent, MctsAgent) and isinstance(agent.evaluator, LearnedEvaluator)
+    learned, heuristic = LearnedEvaluator().results(game), DEFAULT_EVALUATOR.results(game)
+    for player in range(4):
+        seen = agent.evaluator.seen_by(player)
+        expected = [*heuristic[:player], learned[player], *heuristic[player + 1 :]]
+        assert seen.results(game) == pytest.approx(expected, abs=1e-12)
+    assert agent.evaluator.results(game) == pytest.approx(learned, abs=1e-12)
+    assert LearnedEvaluator().seen_by(2).results(game) == pytest.approx(learned, abs=1e-12)
+    assert game.is_legal(agent.choose(game.copy()))
+
+
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("mcts:iterations=4,eval=neural", "eval='neural' is not an evaluation; use eval=heuristic"),
+        (
+            "mcts:iterations=4,eval=neural",
+            "eval='neural' is not an evaluation; use eval=heuristic, eval=learned or "
+            "eval=learned-own",
+        ),
         ("mcts:iterations=4,processes=2,eval=learned", "eval=learned searches in one process"),
         ("mcts:eval", "'eval' is not an option"),
         ("greedy:eval=learned", "unknown agent"),

@@ -220,6 +220,11 @@ class Evaluator:
         self._results: dict[tuple[float, ...], tuple[float, ...]] = {}
         self._outcomes: dict[tuple[object, ...], tuple[float, ...]] = {}
 
+    def seen_by(self, player: int) -> Evaluator:
+        """The evaluator a search on behalf of ``player`` uses: this one (a learned evaluation
+        may value only that player by its network, ``LearnedEvaluator(own=True)``)."""
+        return self
+
     def potentials(self, game: Game) -> list[float]:
         """Every player's potential, in temples (eliminated players far below the rest)."""
         features = [self.features(game, p) for p in range(game.player_count)]

@@ -18,6 +18,7 @@ NumPy and scikit-learn.
 
 from __future__ import annotations
 
+import copy
 import math
 import zipfile
 from functools import cache
@@ -341,17 +342,31 @@ class LearnedEvaluator(Evaluator):
     potentials stay the heuristic's (they are the network's inputs). Without a network given,
     each game is valued by the shipped network for its number of players. With ``players``,
     only games of those numbers of players are; the others get the heuristic's values (the
-    levels use the network only where it beat the heuristic)."""
+    levels use the network only where it beat the heuristic). With ``own``, a search values
+    only its own player by the network and the others by the heuristic (``seen_by``), so it
+    expects them to play as heuristic searches do."""
 
-    __slots__ = ("_learned", "network", "players")
+    __slots__ = ("_learned", "me", "network", "own", "players")
 
     def __init__(
-        self, network: ValueNetwork | None = None, players: frozenset[int] | None = None
+        self,
+        network: ValueNetwork | None = None,
+        players: frozenset[int] | None = None,
+        own: bool = False,
     ) -> None:
         super().__init__()
         self.network = network
         self.players = players
+        self.own = own
+        self.me: int | None = None
         self._learned: dict[tuple[object, ...], tuple[float, ...]] = {}
+
+    def seen_by(self, player: int) -> Evaluator:
+        if not self.own:
+            return self
+        view = copy.copy(self)  # the caches are shared
+        view.me = player
+        return view
 
     def results(self, game: Game) -> list[float]:
         if self.players is not None and game.player_count not in self.players:
@@ -362,7 +377,11 @@ class LearnedEvaluator(Evaluator):
     def results_from_features(self, game: Game, features: list[Features]) -> list[float]:
         if self.players is not None and game.player_count not in self.players:
             return super().results_from_features(game, features)
-        return list(self.result_tuple(game, features))
+        if self.me is None:
+            return list(self.result_tuple(game, features))
+        values = super().results_from_features(game, features)
+        values[self.me] = self.result_tuple(game, features)[self.me]
+        return values
 
     def result_tuple(self, game: Game, features: list[Features]) -> tuple[float, ...]:
         """``results_from_features`` as a tuple, remembered for each situation, phase and

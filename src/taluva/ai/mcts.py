@@ -195,7 +195,7 @@ class Search:
     ) -> None:
         self.game = game
         self.rng = rng
-        self.evaluator = evaluator
+        self.evaluator = evaluator.seen_by(game.to_move)
         self.settings = settings or default_settings(game.player_count)
         self.iterations = 0
         self.worlds: list[Game] = []

@@ -23,6 +23,7 @@ AGENT_SPECS: Final = (
     "mcts:iterations=N,processes=P",
     "mcts:iterations=N,eval=learned",
     "mcts:iterations=N,eval=learned,model=PATH",
+    "mcts:iterations=N,eval=learned-own",
     "mcts:iterations=N,shape=wide|narrow",
     "level:N",
     "engine:COMMAND",
@@ -38,7 +39,8 @@ def make_agent(spec: str, seed: int | None = None, *, engine_timeout: float | No
     ``mcts:iterations=N``, ``mcts:time=SECONDS`` (both may be given, comma-separated; with
     ``processes=P``, that search in P processes at once, merged at the root: level 6's way;
     with ``eval=learned``, valuing positions by the learned network, ``taluva.ai.learned``,
-    the shipped one or ``model=PATH``;
+    the shipped one or ``model=PATH``; with ``eval=learned-own``, valuing by the network only
+    the searching player's results and the others' by the heuristic;
     with ``shape=wide`` or ``shape=narrow``, the tree of two-player games or the one of three
     or more players whatever the player count, ``taluva.ai.mcts.default_settings``),
     ``level:N`` (1-6) or ``engine:COMMAND`` (an outside program speaking the engine protocol,
@@ -60,12 +62,12 @@ def make_agent(spec: str, seed: int | None = None, *, engine_timeout: float | No
         if settings is not None and "processes" in options:
             raise InvalidAgentSpec(f"agent {text!r}: shape= is for a search in one process")
         evaluation = options.pop("eval", "heuristic").lower()
-        if evaluation not in {"heuristic", "learned"}:
+        if evaluation not in {"heuristic", "learned", "learned-own"}:
             raise InvalidAgentSpec(
-                f"agent {text!r}: eval={evaluation!r} is not an evaluation; use eval=heuristic "
-                "or eval=learned"
+                f"agent {text!r}: eval={evaluation!r} is not an evaluation; use eval=heuristic, "
+                "eval=learned or eval=learned-own"
             )
-        learned = evaluation == "learned"
+        learned = evaluation != "heuristic"
         model = options.pop("model", None)
         if model is not None and not learned:
             raise InvalidAgentSpec(
@@ -83,7 +85,8 @@ def make_agent(spec: str, seed: int | None = None, *, engine_timeout: float | No
         else:  # the top level's budget
             iterations, seconds = LEVELS[TOP_LEVEL].iterations, LEVELS[TOP_LEVEL].seconds
         if learned or settings is not None:
-            evaluator = _learned_evaluator(text, model) if learned else DEFAULT_EVALUATOR
+            own = evaluation == "learned-own"
+            evaluator = _learned_evaluator(text, model, own) if learned else DEFAULT_EVALUATOR
             return MctsAgent(seed, iterations, seconds, evaluator, settings, name=text)
         if "processes" in options:
             processes = int(_number(text, options, "processes", int))
@@ -121,12 +124,13 @@ def _shape(text: str, name: str | None) -> SearchSettings | None:
         ) from None
 
 
-def _learned_evaluator(text: str, model: str | None) -> Evaluator:
-    """The learned evaluation: the shipped networks, or the one in the file ``model``."""
+def _learned_evaluator(text: str, model: str | None, own: bool) -> Evaluator:
+    """The learned evaluation: the shipped networks, or the one in the file ``model``; with
+    ``own``, for the searching player only (the heuristic values the others)."""
     if model is None:
-        return LearnedEvaluator()
+        return LearnedEvaluator(own=own)
     try:
-        return LearnedEvaluator(load_network(model))
+        return LearnedEvaluator(load_network(model), own=own)
     except ModelError as problem:
         raise InvalidAgentSpec(f"agent {text!r}: {problem}") from None
 

@@ -23,16 +23,22 @@ from taluva.research.commands import interrupted
 
 
 def match_agents(
-    players: int, seconds: float, iterations: int | None = None, model: Path | None = None
+    players: int,
+    seconds: float,
+    iterations: int | None = None,
+    model: Path | None = None,
+    own: bool = False,
 ) -> list[str]:
     """The seats of one game: the learned search first (with the network of ``model``, or
-    the shipped one for the player count), the heuristic's in the others."""
+    the shipped one for the player count; with ``own``, valuing only its own player by the
+    network), the heuristic's in the others."""
     if not 2 <= players <= 5:
         raise ValueError(f"players is {players}: a game of Taluva has 2 to 5 players")
     if model is not None and not model.is_file():
         raise ValueError(f"--model {model}: no such file")
     budget = f"time={seconds:g}" + (f",iterations={iterations}" if iterations else "")
-    learned = f"mcts:{budget},eval=learned" + (f",model={model}" if model else "")
+    evaluation = "learned-own" if own else "learned"
+    learned = f"mcts:{budget},eval={evaluation}" + (f",model={model}" if model else "")
     return [learned] + [f"mcts:{budget}"] * (players - 1)
 
 
@@ -90,9 +96,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1, help="local processes (default 1)")
     parser.add_argument("--resume", action="store_true", help="add the games the file lacks")
     parser.add_argument("--model", type=Path, help="the learned network (default: the shipped)")
+    parser.add_argument(
+        "--own",
+        action="store_true",
+        help="the learned search values only its own player by the network, the others by "
+        "the heuristic (eval=learned-own)",
+    )
     args = parser.parse_args(argv)
     try:
-        agents = match_agents(args.players, args.time, args.iterations, args.model)
+        agents = match_agents(args.players, args.time, args.iterations, args.model, args.own)
         result = run_match(agents, args.games, args.seed, args.records, args.workers, args.resume)
     except (OSError, ValueError) as problem:
         print(f"error: {problem}", file=sys.stderr)
