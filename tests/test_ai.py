@@ -307,9 +307,6 @@ def test_levels_run_from_casual_to_search_with_growing_budgets() -> None:
 
 
 def test_a_level_with_the_learned_evaluation_values_only_its_player_counts_with_it() -> None:
-    # the top levels use it where it beat the heuristic at equal time: two-player games
-    assert [n for n, level in LEVELS.items() if level.learned == frozenset({2})] == [5, 6]
-    assert not any(level.learned for n, level in LEVELS.items() if n < 5)
     level = replace(LEVELS[4], learned=frozenset({2}))
     evaluator = level.evaluator()
     assert isinstance(evaluator, LearnedEvaluator) and evaluator is level.evaluator()
@@ -323,7 +320,32 @@ def test_a_level_with_the_learned_evaluation_values_only_its_player_counts_with_
     assert evaluator.results(two) != DEFAULT_EVALUATOR.results(two)
     assert "the learned evaluation with 2 players" in level.describe()
     assert LEVELS[4].evaluator() is DEFAULT_EVALUATOR
-    assert LEVELS[5].evaluator() is evaluator  # one per set of player counts and process
+
+
+def test_the_top_levels_use_the_network_with_two_players_and_for_themselves_with_four() -> None:
+    # where each beat the heuristic at equal time (docs/ai.md): the network for every player
+    # with two players, for the searching player alone with four
+    top = [n for n, level in LEVELS.items() if level.learned]
+    assert top == [5, 6] and not any(LEVELS[n].learned for n in range(1, 5))
+    for n in top:
+        assert (LEVELS[n].learned, LEVELS[n].own) == (frozenset({2, 4}), frozenset({4}))
+        assert "with 2 or 4 players (with 4 for its own results only)" in LEVELS[n].describe()
+    four = Game.new(players=4, seed=3)
+    rng = random.Random(3)
+    for _ in range(6):
+        four.play(four.random_move(rng))
+    heuristic, learned = DEFAULT_EVALUATOR.results(four), LearnedEvaluator().results(four)
+    mover = four.to_move
+    seen = LEVELS[5].evaluator().seen_by(mover).results(four)
+    assert seen[mover] == pytest.approx(learned[mover])
+    assert [v for p, v in enumerate(seen) if p != mover] == pytest.approx(
+        [v for p, v in enumerate(heuristic) if p != mover]
+    )
+    # what people are shown (a review, the win-chance bar) values every player alike
+    neutral = LEVELS[5].evaluator(own=False)
+    assert neutral.seen_by(mover).results(four) == pytest.approx(learned)
+    three = Game.new(players=3, seed=3)
+    assert LEVELS[5].evaluator().seen_by(0).results(three) == DEFAULT_EVALUATOR.results(three)
 
 
 def test_hint_gives_a_legal_move_and_an_expected_result() -> None:

@@ -101,6 +101,22 @@ def test_helpers_value_the_learned_player_counts_with_the_learned_evaluation_as_
     assert evaluator_for(agent.learned).results(game) == LearnedEvaluator().results(game)
 
 
+def test_helpers_value_only_their_own_player_by_the_network_where_the_agent_does() -> None:
+    game = Game.new(players=4, seed=7)
+    game.play("tile 0,0 2")
+    learned = own = frozenset({4})
+    agent = ParallelMctsAgent(seed=11, iterations=20, processes=2, learned=learned, own=own)
+    try:
+        agent.choose(game.copy())
+    finally:
+        agent.close()
+    seeds = agent.seeds(game)
+    answers = [root_search(game.to_record(), seed, 20, None, learned, own) for seed in seeds]
+    assert agent.last is not None and merge(game, answers).stats == agent.last.stats
+    everyone = root_search(game.to_record(), seeds[0], 20, None, learned)
+    assert [plan[3] for plan in answers[0]] != [plan[3] for plan in everyone]
+
+
 def test_merging_nothing_is_refused() -> None:
     with pytest.raises(ValueError, match="at least one search"):
         merge(Game.new(players=2, seed=1), [])

@@ -337,14 +337,19 @@ def _shipped_file(name: str) -> ValueNetwork:
     return ValueNetwork(arrays, f"taluva.ai/{name}")
 
 
+PLAYER_COUNTS: Final = frozenset(range(2, 6))
+"""Every number of players a game can have."""
+
+
 class LearnedEvaluator(Evaluator):
     """An ``Evaluator`` whose expected results come from the learned network; features and
     potentials stay the heuristic's (they are the network's inputs). Without a network given,
     each game is valued by the shipped network for its number of players. With ``players``,
     only games of those numbers of players are; the others get the heuristic's values (the
-    levels use the network only where it beat the heuristic). With ``own``, a search values
-    only its own player by the network and the others by the heuristic (``seen_by``), so it
-    expects them to play as heuristic searches do."""
+    levels use the network only where it beat the heuristic). With ``own`` (True: games of
+    any number of players, or a set of numbers of players), a search values only its own
+    player by the network and the others by the heuristic (``seen_by``), so it expects them to
+    play as heuristic searches do."""
 
     __slots__ = ("_learned", "me", "network", "own", "players")
 
@@ -352,12 +357,12 @@ class LearnedEvaluator(Evaluator):
         self,
         network: ValueNetwork | None = None,
         players: frozenset[int] | None = None,
-        own: bool = False,
+        own: bool | frozenset[int] = False,
     ) -> None:
         super().__init__()
         self.network = network
         self.players = players
-        self.own = own
+        self.own = PLAYER_COUNTS if own is True else frozenset(own or ())
         self.me: int | None = None
         self._learned: dict[tuple[object, ...], tuple[float, ...]] = {}
 
@@ -377,7 +382,7 @@ class LearnedEvaluator(Evaluator):
     def results_from_features(self, game: Game, features: list[Features]) -> list[float]:
         if self.players is not None and game.player_count not in self.players:
             return super().results_from_features(game, features)
-        if self.me is None:
+        if self.me is None or game.player_count not in self.own:
             return list(self.result_tuple(game, features))
         values = super().results_from_features(game, features)
         values[self.me] = self.result_tuple(game, features)[self.me]

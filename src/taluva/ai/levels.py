@@ -33,7 +33,11 @@ class Level:
     learned: frozenset[int] = frozenset()
     """The numbers of players whose games the search values with the learned evaluation
     (``taluva.ai.learned``); the heuristic values the others. Levels 5 and 6 use it with two
-    players, where it beat the heuristic at equal time (docs/ai.md, "Third round")."""
+    and four players, where it beat the heuristic at equal time (docs/ai.md, "Third round"
+    and "Four players: the network for the searcher alone")."""
+    own: frozenset[int] = frozenset()
+    """Among ``learned``, the numbers of players whose games the network values only for the
+    searching player, the heuristic for the others (``eval=learned-own``)."""
 
     def describe(self) -> str:
         budget = ""
@@ -44,24 +48,33 @@ class Level:
         if self.learned:
             counts = " or ".join(str(n) for n in sorted(self.learned))
             budget += f", the learned evaluation with {counts} players"
+        if self.own:
+            counts = " or ".join(str(n) for n in sorted(self.own))
+            budget += f" (with {counts} for its own results only)"
         return f"level {self.number} ({self.title}): {self.agent}{budget}"
 
-    def evaluator(self) -> Evaluator:
+    def evaluator(self, own: bool = True) -> Evaluator:
         """What values the positions this level searches (one per process, so that what it
-        remembers serves every move)."""
-        return evaluator_for(self.learned)
+        remembers serves every move). ``own=False`` values every player by the network where
+        the level values only its own: chances shown to people (a review, the win-chance
+        bar) must not depend on whose move it is."""
+        return evaluator_for(self.learned, self.own if own else frozenset())
 
 
-TWO_PLAYERS: Final = frozenset({2})
+LEARNED: Final = frozenset({2, 4})
 """The player counts whose games the top levels value with the learned evaluation."""
+LEARNED_OWN: Final = frozenset({4})
+"""Those of them where the network values the searching player only."""
 
 LEVELS: Final = {
     1: Level(1, "beginner", "casual", seconds=2.0),
     2: Level(2, "easy", "greedy", seconds=2.0),
     3: Level(3, "medium", "mcts", iterations=30, seconds=2.0),
     4: Level(4, "hard", "mcts", iterations=150, seconds=4.0),
-    5: Level(5, "strongest", "mcts", iterations=800, seconds=8.0, learned=TWO_PLAYERS),
-    6: Level(6, "expert", "parallel", iterations=800, seconds=8.0, learned=TWO_PLAYERS),
+    5: Level(5, "strongest", "mcts", iterations=800, seconds=8.0, learned=LEARNED, own=LEARNED_OWN),
+    6: Level(
+        6, "expert", "parallel", iterations=800, seconds=8.0, learned=LEARNED, own=LEARNED_OWN
+    ),
 }
 """The levels. Level 6 runs level 5's search on every core at once, each process from its own
 seed and with the whole budget, and adds up their root visits (``taluva.ai.parallel``)."""
@@ -115,6 +128,7 @@ def level_agent(number: int, seed: int | None = None) -> Agent:
             seconds=level.seconds,
             name=f"level:{number}",
             learned=level.learned,
+            own=level.own,
         )
     return MctsAgent(
         seed,

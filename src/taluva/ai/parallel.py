@@ -58,22 +58,25 @@ def root_search(
     iterations: int | None,
     deadline: float | None,
     learned: frozenset[int] = frozenset(),
+    own: frozenset[int] = frozenset(),
 ) -> Answer:
     """Run in a helper: search the record's position until ``deadline`` (a ``time.time()``
     value) or for ``iterations``, valuing games of the ``learned`` numbers of players with
-    the learned evaluation; return every root plan's moves, visits, results after it and
-    the evaluation's results of it."""
+    the learned evaluation (of the ``own`` numbers, for the searching player only); return
+    every root plan's moves, visits, results after it and the evaluation's results of it."""
     game = Game.from_record(record)
     seconds = None if deadline is None else max(0.001, (deadline - time.time()) / SAFETY)
-    found = Search(game, random.Random(seed), evaluator_for(learned)).run(iterations, seconds)
+    evaluator = evaluator_for(learned, own)
+    found = Search(game, random.Random(seed), evaluator).run(iterations, seconds)
     return answer_of(found)
 
 
 @cache
-def evaluator_for(learned: frozenset[int]) -> Evaluator:
+def evaluator_for(learned: frozenset[int], own: frozenset[int] = frozenset()) -> Evaluator:
     """The evaluation of searches valuing games of the ``learned`` numbers of players with
-    the learned network: one per process, so that what it remembers serves every move."""
-    return LearnedEvaluator(players=learned) if learned else DEFAULT_EVALUATOR
+    the learned network (of the ``own`` numbers, only the searching player's results): one
+    per process, so that what it remembers serves every move."""
+    return LearnedEvaluator(players=learned, own=own) if learned else DEFAULT_EVALUATOR
 
 
 def search_deadline(start: float, seconds: float | None) -> float | None:
@@ -152,6 +155,7 @@ class ParallelMctsAgent(PlanningAgent):
         processes: int | None = None,
         name: str | None = None,
         learned: frozenset[int] = frozenset(),
+        own: frozenset[int] = frozenset(),
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("a search needs a budget: iterations, seconds or both")
@@ -163,9 +167,15 @@ class ParallelMctsAgent(PlanningAgent):
         self.seconds = seconds
         self.processes = count
         self.learned = learned
+        self.own = own
         self.last: SearchResult | None = None
         self._pool: ProcessPoolExecutor | None = None
         self._finalizer: weakref.finalize[Any, Any] | None = None
+
+    @property
+    def evaluation(self) -> tuple[frozenset[int], frozenset[int]]:
+        """``learned`` and ``own``: how ``evaluator_for`` makes each search's evaluation."""
+        return self.learned, self.own
 
     def plan(self, game: Game) -> tuple[Move, ...]:
         return self.search(game).plan.moves
@@ -187,13 +197,16 @@ class ParallelMctsAgent(PlanningAgent):
             try:
                 pool = self._helpers()
                 futures = [
-                    pool.submit(root_search, record, seed, self.iterations, deadline, self.learned)
+                    pool.submit(
+                        root_search, record, seed, self.iterations, deadline, *self.evaluation
+                    )
                     for seed in seeds[1:]
                 ]
             except Exception:  # no helpers here (a broken pool, a daemon): carry on alone
                 self._shut_down(wait=False)
                 futures = []
-        local = Search(game.copy(), random.Random(seeds[0]), evaluator_for(self.learned)).run(
+        evaluator = evaluator_for(*self.evaluation)
+        local = Search(game.copy(), random.Random(seeds[0]), evaluator).run(
             self.iterations, self.seconds
         )
         answers: list[Answer] = []

@@ -1,13 +1,14 @@
 """Game review: each move's cost in winning chance, with the better plan where it lost much.
 
 Every position of the game is searched once (a seeded tree search of a fixed number of
-iterations, so a review is repeatable, valuing positions as the top level does). A move's
-*before* is the mover's winning chance with the best plan the search found; its *after* is
-the chance the same search gives the move played (averaged over the tiles still hidden, so
-the next player's luck in the draw is not charged to the move) when it visited that move
-often enough, else the chance the search of the next position gives the mover; the move the
-search itself would play loses nothing. The winning chance is the expected result: with two
-players the chance to win, with more the share of opponents finished ahead of.
+iterations, so a review is repeatable, valuing positions with the top level's evaluation,
+every player alike). A move's *before* is the mover's winning chance with the best plan the
+search found; its *after* is the chance the same search gives the move played (averaged
+over the tiles still hidden, so the next player's luck in the draw is not charged to the
+move) when it visited that move often enough, else the chance the search of the next
+position gives the mover; the move the search itself would play loses nothing. The winning
+chance is the expected result: with two players the chance to win, with more the share of
+opponents finished ahead of.
 """
 
 from __future__ import annotations
@@ -221,7 +222,7 @@ def _search(game: Game, iterations: int) -> SearchResult | None:
     if game.result is not None:
         return None
     rng = random.Random(f"review|{SEED}|{game.ply}|{game.tile}")
-    return Search(game.copy(), rng, LEVELS[TOP_LEVEL].evaluator()).run(iterations, None)
+    return Search(game.copy(), rng, LEVELS[TOP_LEVEL].evaluator(own=False)).run(iterations, None)
 
 
 def _chances(game: Game, found: SearchResult | None) -> tuple[float, ...]:

@@ -238,7 +238,12 @@ class AiRunner:
         position = await asyncio.to_thread(Game.from_record, record)  # a replay: not in the loop
         count = self.workers if self.workers > 0 else 1  # threads would share one core
         planner = ParallelMctsAgent(
-            seed, level.iterations, level.seconds, processes=count, learned=level.learned
+            seed,
+            level.iterations,
+            level.seconds,
+            processes=count,
+            learned=level.learned,
+            own=level.own,
         )
         start: float | None = None
         deadline: float | None = None
@@ -259,6 +264,7 @@ class AiRunner:
                     level.iterations,
                     deadline,
                     level.learned,
+                    level.own,
                 )
                 return answer
 
