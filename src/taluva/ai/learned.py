@@ -41,6 +41,7 @@ from taluva.ai.evaluation import (
 )
 from taluva.ai.npz import Stored, read_npz
 from taluva.engine.game import Game
+from taluva.engine.options import PLAYER_COUNTS
 
 MODEL_FORMAT: Final = "taluva-learned-value/1"
 MODEL_FILE: Final = "learned_value.npz"
@@ -337,10 +338,6 @@ def _shipped_file(name: str) -> ValueNetwork:
     return ValueNetwork(arrays, f"taluva.ai/{name}")
 
 
-PLAYER_COUNTS: Final = frozenset(range(2, 6))
-"""Every number of players a game can have."""
-
-
 class LearnedEvaluator(Evaluator):
     """An ``Evaluator`` whose expected results come from the learned network; features and
     potentials stay the heuristic's (they are the network's inputs). Without a network given,
@@ -362,7 +359,7 @@ class LearnedEvaluator(Evaluator):
         super().__init__()
         self.network = network
         self.players = players
-        self.own = PLAYER_COUNTS if own is True else frozenset(own or ())
+        self.own = frozenset(PLAYER_COUNTS if own is True else own or ())
         self.me: int | None = None
         self._learned: dict[tuple[object, ...], tuple[float, ...]] = {}
 

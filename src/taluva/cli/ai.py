@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 from taluva.ai.levels import LEVELS
 from taluva.cli.common import FORMATTER, progress_wanted, read_game
 from taluva.cli.errors import InputError, UsageError, needs_extra
-from taluva.engine.options import TILES_PER_PLAYER_CHOICES
+from taluva.engine.options import PLAYER_COUNTS, TILES_PER_PLAYER_CHOICES
 
 if TYPE_CHECKING:  # the arena needs the ai extra, so it is imported when a command runs
     from taluva.ai.arena import MapFunction, Task, TaskResult
@@ -313,7 +313,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     from taluva.engine.game import Game
 
     specs = list(args.agents) + [f"engine:{command}" for command in args.engine]
-    if not 2 <= len(specs) <= 5:
+    if len(specs) not in PLAYER_COUNTS:
         raise UsageError(f"{len(specs)} agents given: a game needs 2 to 5 (one per seat)")
     for spec in specs:
         if spec.startswith("engine:"):

@@ -12,6 +12,8 @@ from typing import Any, Final
 
 from taluva.engine.errors import InvalidOption
 
+PLAYER_COUNTS: Final = range(2, 6)
+"""How many players a game of Taluva can have: 2 to 5."""
 TILES_PER_PLAYER_CHOICES: Final = (12, 18, 24)
 HOUSE_RULES: Final = ("adjacent_hut", "all_tiles")
 ZONE_NAMES: Final = ("beginner", "intermediate-a", "intermediate-b", "expert")
@@ -92,13 +94,13 @@ class Options:
 def player_names(players: int | Sequence[str]) -> tuple[str, ...]:
     """The seats' names from a count (``Player 1``...) or a list; raise InvalidOption."""
     if isinstance(players, int) and not isinstance(players, bool):
-        if not 2 <= players <= 5:
+        if players not in PLAYER_COUNTS:
             raise InvalidOption(f"players is {players}: Taluva is for 2 to 5 players")
         return tuple(f"Player {i + 1}" for i in range(players))
     if isinstance(players, str) or not isinstance(players, Sequence):
         raise InvalidOption(f"players must be a count or a list of names, not {players!r}")
     names = tuple(players)
-    if not 2 <= len(names) <= 5:
+    if len(names) not in PLAYER_COUNTS:
         raise InvalidOption(f"{len(names)} players named: Taluva is for 2 to 5 players")
     for index, name in enumerate(names):
         if not isinstance(name, str) or not name.strip():

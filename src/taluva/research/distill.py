@@ -30,6 +30,7 @@ from taluva.ai.evaluation import DEFAULT_EVALUATOR, situation
 from taluva.ai.learned import position_inputs
 from taluva.ai.mcts import MctsAgent
 from taluva.engine.game import Game
+from taluva.engine.options import PLAYER_COUNTS
 from taluva.research.commands import interrupted
 from taluva.research.selfplay import PositionRows, final_ranks
 
@@ -40,7 +41,7 @@ ITERATIONS: Final = 300
 
 def distill_tasks(players: int, games: int, seed: int, iterations: int) -> list[arena.Task]:
     """One task a game: its deck's seed, the search's budget and each seat's search seed."""
-    if not 2 <= players <= 5:
+    if players not in PLAYER_COUNTS:
         raise ValueError(f"players is {players}: a game of Taluva has 2 to 5 players")
     if games < 1:
         raise ValueError(f"games is {games}: play at least one")

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from taluva.ai import arena
+from taluva.engine.options import PLAYER_COUNTS
 from taluva.research.commands import interrupted
 
 
@@ -32,7 +33,7 @@ def match_agents(
     """The seats of one game: the learned search first (with the network of ``model``, or
     the shipped one for the player count; with ``own``, valuing only its own player by the
     network), the heuristic's in the others."""
-    if not 2 <= players <= 5:
+    if players not in PLAYER_COUNTS:
         raise ValueError(f"players is {players}: a game of Taluva has 2 to 5 players")
     if model is not None and not model.is_file():
         raise ValueError(f"--model {model}: no such file")

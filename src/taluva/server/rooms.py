@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 from taluva.ai.levels import LEVELS
 from taluva.engine.errors import IllegalMove, InvalidOption
 from taluva.engine.game import Game
+from taluva.engine.options import PLAYER_COUNTS
 from taluva.server.accounts import Account
 from taluva.server.ai_seats import AiSeats
 from taluva.server.chances import WinChances
@@ -430,7 +431,7 @@ def _seats_from_request(
 ) -> tuple[list[StoredSeat], list[dict[str, Any]]]:
     """The seats a lobby request asks for, and a token for each seat its creator takes (a
     signed-in creator's account holds the first of them); ApiError 422 naming the bad field."""
-    if not isinstance(seats_in, list) or not 2 <= len(seats_in) <= 5:
+    if not isinstance(seats_in, list) or len(seats_in) not in PLAYER_COUNTS:
         raise ApiError(422, "bad-request", "seats must list 2 to 5 seats")
     seats: list[StoredSeat] = []
     tokens: list[dict[str, Any]] = []
