@@ -48,7 +48,8 @@ import httpx
 from server_load import export_path, free_port
 
 from taluva import Game
-from taluva.server.store import LIVE, NewMove, Store, StoredGame, StoredSeat, token_digest
+from taluva.server.players.standings import settle
+from taluva.server.storage.store import LIVE, NewMove, Store, StoredGame, StoredSeat, token_digest
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run"]
@@ -77,7 +78,7 @@ def store(database: str, game: Game, copies: int) -> list[str]:
     """Store ``copies`` copies of ``game``, every seat a human with a known token."""
     record = game.to_record()
     stamp = datetime.now(UTC)
-    box = Store(database)
+    box = Store(database, game_end=settle)
     box.migrate()
     ids = []
     for copy in range(copies):
@@ -106,15 +107,25 @@ def store(database: str, game: Game, copies: int) -> list[str]:
 # ``taluva serve`` with another folder of client files (``--against``): the server is this
 # tree's, only the page and its scripts are REV's.
 SERVE_WITH_STATIC = (
-    "import pathlib, sys; import taluva.server.app as app; "
-    "app.STATIC = pathlib.Path(sys.argv.pop(1)); from taluva.cli import main; sys.exit(main())"
+    "import pathlib, sys; import taluva.server.web as web; "
+    "web.STATIC = pathlib.Path(sys.argv.pop(1)); from taluva.cli import main; sys.exit(main())"
 )
 
 
+CLIENT_FOLDERS = ("src/taluva/server/web/static", "src/taluva/server/static")
+"""Where the client's files are, newest layout first (they moved into ``server/web``)."""
+
+
 def export_static(revision: str, folder: Path) -> Path:
-    """Write the client files (``src/taluva/server/static``) of a git revision under
-    ``folder``; return their folder."""
-    return export_path(revision, folder, "src/taluva/server/static")
+    """Write the client files of a git revision (in whichever of ``CLIENT_FOLDERS`` it has
+    them) under ``folder``; return their folder."""
+    for path in CLIENT_FOLDERS:
+        found = subprocess.run(
+            ["git", "cat-file", "-e", f"{revision}:{path}"], capture_output=True, check=False
+        )
+        if found.returncode == 0:
+            return export_path(revision, folder, path)
+    return export_path(revision, folder, CLIENT_FOLDERS[0])
 
 
 def start_server(database: str, port: int, static: Path | None = None) -> subprocess.Popen[str]:

@@ -23,7 +23,7 @@ from test_server_support import (
 import taluva
 from taluva.server import Settings
 from taluva.server.errors import ApiError
-from taluva.server.rooms import GameService
+from taluva.server.games.service import GameService
 
 
 @pytest.fixture
@@ -504,8 +504,8 @@ def test_a_live_record_hides_the_pile_and_a_finished_one_replays(client: TestCli
 def test_a_finished_game_says_who_won_and_why_and_each_place_in_words() -> None:
     from scenarios import fixture, replay
 
-    from taluva.server.store import FINISHED, StoredGame, StoredSeat, now
-    from taluva.server.view import state_view
+    from taluva.server.games.view import state_view
+    from taluva.server.storage.store import FINISHED, StoredGame, StoredSeat, now
 
     names = ["Ana", "Ben", "Cyd"]
     game = replay({**fixture("elimination_three_players"), "players": names})
@@ -577,8 +577,8 @@ def test_the_replay_view_shows_any_earlier_position(client: TestClient) -> None:
 def test_the_state_shows_ships_lagoons_doubles_and_the_board_zone() -> None:
     from taluva.engine.expansions.board_zones import ZONES
     from taluva.engine.hexes import coords
-    from taluva.server.store import LIVE, StoredGame, StoredSeat, now
-    from taluva.server.view import state_view
+    from taluva.server.games.view import state_view
+    from taluva.server.storage.store import LIVE, StoredGame, StoredSeat, now
 
     expansions = ["ships", "double_hex", "board:beginner"]
     for seed in range(50):

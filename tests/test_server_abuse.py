@@ -25,7 +25,7 @@ from test_server_support import (
     two_humans,
 )
 
-from taluva.server.messages import CLIENT_MESSAGES
+from taluva.server.http.messages import CLIENT_MESSAGES
 
 OPEN = {"http_rate": 1e6, "http_burst": 10**6, "games_per_minute": 1e6, "ws_rate": 1e6}
 OPEN["ws_burst"] = 10**6
@@ -496,7 +496,7 @@ def test_game_names_follow_the_same_rules_with_their_own_length(client: TestClie
 
 
 def test_the_browser_client_sets_text_never_markup() -> None:
-    scripts = (ROOT / "src" / "taluva" / "server" / "static" / "js").glob("*.js")
+    scripts = (ROOT / "src" / "taluva" / "server" / "web" / "static" / "js").glob("*.js")
     for script in scripts:
         code = script.read_text(encoding="utf-8")
         sinks = ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(")

@@ -29,9 +29,10 @@ from test_server_support import (
 )
 
 import taluva
-from taluva.server import accounts
-from taluva.server.models import Base
-from taluva.server.store import Store, token_digest
+from taluva.server.players import accounts
+from taluva.server.players.standings import settle
+from taluva.server.storage.models import Base
+from taluva.server.storage.store import Store, token_digest
 
 # the storage tests' fixtures: an empty SQLite or PostgreSQL database
 postgres_server = test_server_storage.postgres_server
@@ -103,7 +104,7 @@ def test_sign_up_signs_in_with_an_http_only_samesite_cookie_and_stores_only_dige
         cookie = client.cookies.get(accounts.SESSION_COOKIE)
         assert cookie and f"{accounts.SESSION_COOKIE}={cookie};" in header
         assert client.get("/api/session").json() == response.json()
-    store = Store(database)
+    store = Store(database, game_end=settle)
     (row,) = table(store, "accounts")
     assert row.name == "Ana" and row.password_hash.startswith("$argon2id$")
     assert PASSWORD not in row.password_hash
@@ -181,7 +182,7 @@ def test_signing_in_again_ends_the_browsers_previous_session(client: TestClient)
 def test_an_expired_session_is_a_guest(database: str) -> None:
     with client_for(database) as client:
         sign_up(client, "Ana")
-        store = Store(database)
+        store = Store(database, game_end=settle)
         with store.engine.begin() as connection:
             connection.execute(
                 update(Base.metadata.tables["sessions"]).values(expires_at=accounts.now())
@@ -267,7 +268,7 @@ def test_a_seat_taken_while_signed_in_belongs_to_the_account(database: str) -> N
         ("Hot seat", None),
         ("Ben", ben["id"]),
     ]
-    store = Store(database)
+    store = Store(database, game_end=settle)
     seats = table(store, "seats")
     assert sorted((s.seat, s.account_id) for s in seats) == [
         (0, ana["id"]),
@@ -446,7 +447,7 @@ def test_the_openapi_page_lists_every_account_endpoint_with_a_summary(
 
 
 def test_the_migration_adds_the_account_tables_to_an_existing_database(tmp_path: Path) -> None:
-    store = Store(sqlite_url(tmp_path))
+    store = Store(sqlite_url(tmp_path), game_end=settle)
     store.migrate()
     with store.engine.connect() as connection:
         names = {
@@ -464,7 +465,7 @@ def test_my_games_leaves_out_games_called_off(tmp_path: Path) -> None:
         sign_up(client, "Ana")
         kept, _ = create_game(client, [{"kind": "human", "take": True}, {"kind": "human"}])
         called_off, _ = create_game(client, [{"kind": "human", "take": True}, {"kind": "human"}])
-        store = Store(sqlite_url(tmp_path))
+        store = Store(sqlite_url(tmp_path), game_end=settle)
         games = Base.metadata.tables["games"]
         with store.engine.begin() as connection:
             connection.execute(

@@ -10,7 +10,7 @@ import pytest
 import redis
 from test_server_support import redis_server
 
-from taluva.server.ai_queue import (
+from taluva.server.ai.queue import (
     BOT_JOBS,
     HUMAN_JOBS,
     AiJob,

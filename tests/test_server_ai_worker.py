@@ -10,8 +10,8 @@ import pytest
 from test_server_support import redis_server
 
 from taluva.engine.game import Game
-from taluva.server.ai_queue import AiJob, AiResult, ServerQueue
-from taluva.server.ai_worker import work
+from taluva.server.ai.queue import AiJob, AiResult, ServerQueue
+from taluva.server.ai.worker import work
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from test_server_support import redis_server
 
-from taluva.server.bus import Bus, envelope, open_envelope
+from taluva.server.cluster.bus import Bus, envelope, open_envelope
 
 Got = tuple[str, int, dict[str, Any], str]
 

@@ -1,6 +1,7 @@
-"""The win-chance bar's WebSocket message (``taluva.server.chances``): the answer is the review's
-chances of the current position, and rated games, games without hints, positions that are
-not live or not current and malformed messages are refused with the documented errors."""
+"""The win-chance bar's WebSocket message (``taluva.server.games.chances``): the answer is
+the review's chances of the current position, and rated games, games without hints,
+positions that are not live or not current and malformed messages are refused with the
+documented errors."""
 
 from __future__ import annotations
 
@@ -18,9 +19,11 @@ from test_server_support import create_game, hello, play_http, sqlite_url, state
 
 from taluva.ai.review import position_chances
 from taluva.engine.game import Game
-from taluva.server import Settings, accounts, create_app, workers
+from taluva.server import Settings, create_app
+from taluva.server.ai import workers
+from taluva.server.ai.scheduling import Audience
 from taluva.server.errors import ApiError
-from taluva.server.scheduling import Audience
+from taluva.server.players import accounts
 
 ITERATIONS = 20
 

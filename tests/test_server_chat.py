@@ -11,9 +11,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import inspect
 from test_server_support import client_for, create_game, hello, sqlite_url, two_humans
 
-from taluva.server.chat import HISTORY, clean_text
 from taluva.server.errors import ApiError
-from taluva.server.store import Store
+from taluva.server.games.chat import HISTORY, clean_text
+from taluva.server.players.standings import settle
+from taluva.server.storage.store import Store
 
 database = test_server_storage.database
 postgres_server = test_server_storage.postgres_server
@@ -43,7 +44,7 @@ def one_seat_each(client: TestClient) -> tuple[str, dict[int, str]]:
 
 
 def test_the_migration_creates_the_chat_and_rematch_tables(database: str) -> None:
-    store = Store(database)
+    store = Store(database, game_end=settle)
     store.migrate()
     columns = {
         table: [column["name"] for column in inspect(store.engine).get_columns(table)]

@@ -1,4 +1,4 @@
-"""Game clocks (taluva.server.clocks): the time rules, what clients see, and the server's
+"""Game clocks (taluva.server.games.clocks): the time rules, what clients see, and the server's
 timers, which put out a player whose time runs out even with nobody connected and after a
 restart. Short clocks, no long sleeps."""
 
@@ -15,10 +15,12 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 from test_server_support import hello, play_http, state_of
 
-from taluva.server import Settings, clocks, create_app
+from taluva.server import Settings, create_app
 from taluva.server.errors import ApiError
-from taluva.server.models import MoveRow
-from taluva.server.store import Store
+from taluva.server.games import clocks
+from taluva.server.players.standings import settle
+from taluva.server.storage.models import MoveRow
+from taluva.server.storage.store import Store
 
 database = test_server_storage.database
 postgres_server = test_server_storage.postgres_server
@@ -223,7 +225,7 @@ def test_the_clocks_are_stored_with_each_move_and_resume_after_a_restart(
         play_http(client, game_id, tokens[0], 0, "tile 0,0 0")
         play_http(client, game_id, tokens[0], 1, "hut 1,0")  # Ana gains 30 s; Ben's 1.5 s run
         before = state_of(client, game_id)["clock"]
-    store = Store(database)
+    store = Store(database, game_end=settle)
     with store.engine.connect() as connection:
         stored = list(connection.scalars(select(MoveRow.clock).order_by(MoveRow.ply)))
     store.close()

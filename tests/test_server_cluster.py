@@ -32,7 +32,8 @@ from test_server_storage import POSTGRES, postgres_server  # noqa: F401 - the fi
 from test_server_support import free_port, redis_server
 from websockets.sync.client import ClientConnection, connect
 
-from taluva.server.store import Store
+from taluva.server.players.standings import settle
+from taluva.server.storage.store import Store
 
 pytestmark = pytest.mark.skipif(POSTGRES is None, reason="PostgreSQL is not installed")
 
@@ -74,7 +75,7 @@ def redis_url() -> Iterator[str]:
 @pytest.fixture
 def database(postgres_server: str) -> str:  # noqa: F811 - the fixture imported above
     name = f"cluster_{free_port()}"
-    admin = Store(postgres_server)
+    admin = Store(postgres_server, game_end=settle)
     with admin.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
         connection.execute(text(f'CREATE DATABASE "{name}"'))
     admin.close()

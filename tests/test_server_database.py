@@ -1,4 +1,5 @@
-"""The store seen from the event loop (``taluva.server.database``): moves in group commits."""
+"""The store seen from the event loop (``taluva.server.storage.database``): moves in group
+commits."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ import pytest
 from test_server_support import sqlite_url, store_game
 
 from taluva import Game
-from taluva.server.database import Database
-from taluva.server.store import LIVE, NewMove, PlyTaken, Store, StoredSeat
+from taluva.server.players.standings import settle
+from taluva.server.storage.database import Database
+from taluva.server.storage.store import LIVE, NewMove, PlyTaken, Store, StoredSeat
 
 SEATS = [StoredSeat(0, "human", "Ana"), StoredSeat(1, "human", "Ben")]
 
@@ -21,7 +23,7 @@ class WatchedStore(Store):
     write, and can hold the first write until told to go on, or fail it."""
 
     def __init__(self, url: str) -> None:
-        super().__init__(url)
+        super().__init__(url, game_end=settle)
         self.batches: list[int] = []
         self.writing = threading.Event()
         self.go_on = threading.Event()

@@ -24,8 +24,8 @@ from test_server_abuse import assert_http_error, assert_socket_error
 from test_server_support import sqlite_url
 
 from taluva.server import Limits, Settings, create_app
-from taluva.server.rooms import GameService
-from taluva.server.store import StoredGame
+from taluva.server.games.service import GameService
+from taluva.server.storage.store import StoredGame
 
 OPEN = Limits(http_rate=1e6, http_burst=10**6, ws_rate=1e6, ws_burst=10**6, games_per_minute=1e6)
 WS_EXAMPLES, WS_SEEDED = 100, 25

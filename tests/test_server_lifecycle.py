@@ -1,4 +1,4 @@
-"""Resigning, cancelling and abandoning games on the server (taluva.server.lifecycle), on
+"""Resigning, cancelling and abandoning games on the server (taluva.server.games.lifecycle), on
 SQLite and, when it is installed, PostgreSQL."""
 
 from __future__ import annotations
@@ -15,9 +15,11 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text, update
 from test_server_support import create_game, hello, play_http, state_of
 
-from taluva.server import Settings, create_app, lifecycle
-from taluva.server.models import GameRow
-from taluva.server.store import Store
+from taluva.server import Settings, create_app
+from taluva.server.games import lifecycle
+from taluva.server.players.standings import settle
+from taluva.server.storage.models import GameRow
+from taluva.server.storage.store import Store
 
 database = test_server_storage.database
 postgres_server = test_server_storage.postgres_server
@@ -259,7 +261,7 @@ def test_a_game_without_a_move_for_the_limit_is_abandoned_at_start(
     with serve(database) as client:
         old_id, old_tokens = humans(client, "Ana", "Ben")
         fresh_id, _ = humans(client, "Cyd", "Dan")
-    store = Store(database)
+    store = Store(database, game_end=settle)
     with store.engine.begin() as connection:
         long_ago = datetime.now(UTC) - timedelta(days=15)
         connection.execute(update(GameRow).where(GameRow.id == old_id).values(updated_at=long_ago))
@@ -307,7 +309,7 @@ def test_the_abandon_limit_is_a_server_option(capsys: pytest.CaptureFixture[str]
 
 
 def test_the_new_columns_exist_after_migrating(database: str) -> None:
-    store = Store(database)
+    store = Store(database, game_end=settle)
     store.migrate()
     with store.engine.connect() as connection:
         rows = connection.execute(text("SELECT clock, resignations, host_hash FROM games")).all()

@@ -13,13 +13,13 @@ from sqlalchemy import delete, func, select, update
 from test_server_support import store_game
 
 from taluva import Game
-from taluva.server import standings
-from taluva.server.accounts import AccountStore
-from taluva.server.models import Base
-from taluva.server.profiles import leaderboard, profile
-from taluva.server.ratings import MODEL, shown, updated
-from taluva.server.standings import replay_stats, settle
-from taluva.server.store import FINISHED, NewMove, Store, StoredSeat
+from taluva.server.players import standings
+from taluva.server.players.accounts import AccountStore
+from taluva.server.players.profiles import leaderboard, profile
+from taluva.server.players.ratings import MODEL, shown, updated
+from taluva.server.players.standings import replay_stats, settle
+from taluva.server.storage.models import Base
+from taluva.server.storage.store import FINISHED, NewMove, Store, StoredSeat
 
 # the storage tests' fixtures: an empty SQLite or PostgreSQL database
 postgres_server = test_server_storage.postgres_server
@@ -52,7 +52,7 @@ def rows(store: Store, table: str) -> list[Any]:
 
 @pytest.fixture
 def store(database: str) -> Any:
-    store = Store(database)
+    store = Store(database, game_end=settle)
     store.migrate()
     yield store
     store.close()
@@ -178,14 +178,14 @@ def test_an_ai_level_in_several_seats_has_one_rating(store: Store) -> None:
 
 
 def test_ratings_survive_a_restart(database: str) -> None:
-    store = Store(database)
+    store = Store(database, game_end=settle)
     store.migrate()
     accounts = AccountStore(store.engine)
     ana, ben = accounts.create("Ana", "x"), accounts.create("Ben", "x")
     store_game(store, "g5", played(seed=5), [human(0, ana.id), human(1, ben.id)])
     before = leaderboard(store.engine, 10)
     store.close()
-    reopened = Store(database)
+    reopened = Store(database, game_end=settle)
     reopened.migrate()
     assert leaderboard(reopened.engine, 10) == before
     assert [entry["games"] for entry in before] == [1, 1]

@@ -17,8 +17,8 @@ from test_server_support import create_game, hello, play_http, sqlite_url, state
 
 from taluva.engine.game import Game
 from taluva.server import Limits, Settings, create_app
-from taluva.server.rooms import GameService
-from taluva.server.workers import fallback_move
+from taluva.server.ai.workers import fallback_move
+from taluva.server.games.service import GameService
 
 database = test_server_storage.database
 postgres_server = test_server_storage.postgres_server

@@ -14,7 +14,7 @@ from test_server_support import free_port, sqlite_url, start_server
 from websockets.sync.client import ClientConnection, connect
 
 from taluva.server import Settings
-from taluva.server.rooms import GameService
+from taluva.server.games.service import GameService
 
 
 class Player:

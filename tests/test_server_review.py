@@ -1,4 +1,4 @@
-"""Game reviews on the server (``taluva.server.reviews``): asked for once a game is over,
+"""Game reviews on the server (``taluva.server.games.reviews``): asked for once a game is over,
 computed in chunks on the AI workers with progress for the game's watchers, equal to
 ``taluva review`` of the game's record, stored and served after a restart."""
 
@@ -26,9 +26,11 @@ from test_server_support import (
 from taluva import Game
 from taluva.ai.review import review
 from taluva.cli import main
-from taluva.server import Settings, create_app, workers
-from taluva.server.reviews import CHUNK_PLIES, chunks, merge
-from taluva.server.store import Store
+from taluva.server import Settings, create_app
+from taluva.server.ai import workers
+from taluva.server.games.reviews import CHUNK_PLIES, chunks, merge
+from taluva.server.players.standings import settle
+from taluva.server.storage.store import Store
 
 database = test_server_storage.database
 postgres_server = test_server_storage.postgres_server
@@ -112,7 +114,7 @@ def until_done(ws: Any) -> list[dict[str, Any]]:
 
 
 def test_the_migration_creates_the_reviews_table(database: str) -> None:
-    store = Store(database)
+    store = Store(database, game_end=settle)
     store.migrate()
     columns = [column["name"] for column in inspect(store.engine).get_columns("reviews")]
     store.close()
@@ -314,7 +316,7 @@ def test_with_several_processes_the_review_runs_where_asked_and_every_watcher_se
     postgres_server: str, tmp_path: Path
 ) -> None:
     name = f"t_{tmp_path.name.lower().replace('-', '_')}"[:60]
-    admin = Store(postgres_server)
+    admin = Store(postgres_server, game_end=settle)
     with admin.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
         connection.execute(text(f'CREATE DATABASE "{name}"'))
     admin.close()

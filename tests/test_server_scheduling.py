@@ -19,12 +19,13 @@ from test_server_support import free_port, sqlite_url, start_server
 
 from taluva.cli import main
 from taluva.engine.game import Game
-from taluva.server import Settings, accounts, create_app
+from taluva.server import Settings, create_app
+from taluva.server.ai.scheduling import Audience, FairScheduler, SchedulerClosed
+from taluva.server.ai.workers import AI_ONLY_NICENESS, fallback_move
 from taluva.server.errors import ApiError
-from taluva.server.rooms import GameService
-from taluva.server.scheduling import Audience, FairScheduler, SchedulerClosed
-from taluva.server.store import FINISHED
-from taluva.server.workers import AI_ONLY_NICENESS, fallback_move
+from taluva.server.games.service import GameService
+from taluva.server.players import accounts
+from taluva.server.storage.store import FINISHED
 
 PEOPLE, AI_ONLY = Audience.PEOPLE, Audience.AI_ONLY
 AI_SEATS = [{"kind": "ai", "level": 1}, {"kind": "ai", "level": 1}]

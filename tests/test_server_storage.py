@@ -31,10 +31,19 @@ from test_server_support import (
     two_humans,
 )
 
-from taluva.server.checkpoints import Checkpoints
 from taluva.server.config import Settings
-from taluva.server.rooms import GameService
-from taluva.server.store import LIVE, MIGRATIONS, PlyTaken, Store, StoredGame, StoredSeat, now
+from taluva.server.games.service import GameService
+from taluva.server.players.standings import settle
+from taluva.server.storage.checkpoints import Checkpoints
+from taluva.server.storage.store import (
+    LIVE,
+    MIGRATIONS,
+    PlyTaken,
+    Store,
+    StoredGame,
+    StoredSeat,
+    now,
+)
 
 POSTGRES = postgres_binaries()
 DATABASES = ["sqlite"] + (["postgresql"] if POSTGRES is not None else [])
@@ -110,7 +119,7 @@ def database(request: Any, tmp_path: Path) -> Iterator[str]:
         return
     server: str = request.getfixturevalue("postgres_server")
     name = f"t_{tmp_path.name.lower().replace('-', '_')}"[:60]
-    admin = Store(server)
+    admin = Store(server, game_end=settle)
     with admin.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
         connection.execute(text(f'CREATE DATABASE "{name}"'))
     admin.close()
@@ -138,7 +147,7 @@ def new_game(game_id: str) -> StoredGame:
 def test_migrations_create_the_tables_and_running_them_again_changes_nothing(
     database: str,
 ) -> None:
-    store = Store(database)
+    store = Store(database, game_end=settle)
     store.migrate()
     store.migrate()
     tables = set(inspect(store.engine).get_table_names())
@@ -155,7 +164,7 @@ def test_migrations_create_the_tables_and_running_them_again_changes_nothing(
 
 
 def test_a_game_is_read_back_exactly_as_stored(database: str) -> None:
-    store = Store(database)
+    store = Store(database, game_end=settle)
     store.migrate()
     store.create_game(new_game("g1"))
     store.append_move("g1", 0, 0, "tile 0,0 0", LIVE, None)
@@ -178,7 +187,7 @@ def test_a_game_is_read_back_exactly_as_stored(database: str) -> None:
 
 
 def test_only_one_of_many_simultaneous_writers_stores_a_ply(database: str) -> None:
-    store = Store(database)
+    store = Store(database, game_end=settle)
     store.migrate()
     store.create_game(new_game("race"))
     start = threading.Barrier(6)
@@ -204,7 +213,7 @@ def test_only_one_of_many_simultaneous_writers_stores_a_ply(database: str) -> No
 
 
 def test_a_free_seat_is_claimed_once(database: str) -> None:
-    store = Store(database)
+    store = Store(database, game_end=settle)
     store.migrate()
     store.create_game(new_game("seat"))
     assert store.claim_seat("seat", 1, "Ben", "b" * 64) is True
@@ -262,7 +271,7 @@ def test_sqlite_checkpoints_are_taken_by_a_thread_of_their_own_not_by_the_moves(
     automatic, before, after = asyncio.run(play())
     assert automatic == 0  # commits never checkpoint themselves
     assert after > before  # the moves reached the database file all the same
-    reread = Store(url)
+    reread = Store(url, game_end=settle)
     stored = reread.load_game(reread.unfinished_game_ids()[0])
     reread.close()
     assert stored is not None and len(stored.moves) == 12
@@ -271,7 +280,7 @@ def test_sqlite_checkpoints_are_taken_by_a_thread_of_their_own_not_by_the_moves(
 def test_a_failing_checkpoint_is_reported_once_and_the_rounds_go_on(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    store = Store(sqlite_url(tmp_path), checkpoints_apart=True)
+    store = Store(sqlite_url(tmp_path), checkpoints_apart=True, game_end=settle)
     store.migrate()
     calls: list[bool] = []
 
@@ -288,7 +297,7 @@ def test_a_failing_checkpoint_is_reported_once_and_the_rounds_go_on(
         await asyncio.sleep(0.2)
         await rounds.stop()
 
-    with caplog.at_level("WARNING", logger="taluva.server.checkpoints"):
+    with caplog.at_level("WARNING", logger="taluva.server.storage.checkpoints"):
         asyncio.run(run())
     store.close()
     assert calls.count(False) >= 5 and calls[-1] is True  # kept trying, then the last one

@@ -23,7 +23,7 @@ from fastapi.testclient import TestClient
 
 from taluva import Game
 from taluva.server import Limits, Settings, create_app
-from taluva.server.store import FINISHED, LIVE, NewMove, Store, StoredGame, StoredSeat, now
+from taluva.server.storage.store import FINISHED, LIVE, NewMove, Store, StoredGame, StoredSeat, now
 
 ROOT = Path(__file__).resolve().parent.parent
 

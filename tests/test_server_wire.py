@@ -6,8 +6,8 @@ import json
 import random
 
 from taluva.engine.game import Game
-from taluva.server.store import StoredGame, StoredSeat, now
-from taluva.server.view import state_view
+from taluva.server.games.view import state_view
+from taluva.server.storage.store import StoredGame, StoredSeat, now
 from taluva.server.wire import to_json
 
 

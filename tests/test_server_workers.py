@@ -1,4 +1,4 @@
-"""The server's AI workers (``taluva.server.workers``): level 6's root searches run as the
+"""The server's AI workers (``taluva.server.ai.workers``): level 6's root searches run as the
 parts of one job on the server's own pool, merged as the agent merges them, never in
 processes of the workers' own, and people's games are served while they run."""
 
@@ -21,10 +21,10 @@ from taluva.ai.levels import LEVELS, Level
 from taluva.ai.parallel import ParallelMctsAgent, merge, root_search
 from taluva.engine.game import Game
 from taluva.server import Settings
-from taluva.server.room import Room
-from taluva.server.rooms import GameService
-from taluva.server.scheduling import Audience, FairScheduler
-from taluva.server.workers import AiRunner, move_seed, parallel_level
+from taluva.server.ai.scheduling import Audience, FairScheduler
+from taluva.server.ai.workers import AiRunner, move_seed, parallel_level
+from taluva.server.games.room import Room
+from taluva.server.games.service import GameService
 
 ITERATIONS = 12
 LEVEL_6_SEAT = {"kind": "ai", "level": 6}

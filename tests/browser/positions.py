@@ -15,7 +15,8 @@ from datetime import UTC, datetime
 from test_server_support import store_game
 
 from taluva import Game
-from taluva.server.store import Store, StoredSeat, token_digest
+from taluva.server.players.standings import settle
+from taluva.server.storage.store import Store, StoredSeat, token_digest
 
 STAMP = datetime(2026, 1, 1, tzinfo=UTC)
 NAMES = ("Ana", "Ben")
@@ -79,7 +80,7 @@ def store_position(store: Store, game_id: str, game: Game, name: str) -> Positio
 
 def seed_positions(database: str) -> dict[str, Position]:
     """The fixed positions the screenshot tests show, by name, stored in ``database``."""
-    store = Store(database)
+    store = Store(database, game_end=settle)
     store.migrate()
     island = play(seed=11, plies=36)
     zone = play(seed=4, plies=24, expansions=("board:beginner",))

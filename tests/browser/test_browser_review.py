@@ -18,7 +18,8 @@ import pytest
 from test_server_support import LiveServer
 
 from taluva import Game
-from taluva.server.store import Store
+from taluva.server.players.standings import settle
+from taluva.server.storage.store import Store
 
 from .people import People
 from .positions import store_position
@@ -33,7 +34,7 @@ BLUNDER_PLY = 41
 def server() -> Iterator[str]:
     """A server whose database holds the finished game of review_blunder.json."""
     with LiveServer("--review-iterations", "3") as live:
-        store = Store(live.database)
+        store = Store(live.database, game_end=settle)
         store.migrate()
         store_position(store, GAME_ID, Game.load(BLUNDER_GAME), "A win given away")
         store.close()

@@ -64,7 +64,7 @@ def register(subparsers: Any) -> None:
 def _cmd_ai_worker(args: argparse.Namespace) -> int:
     """Check Redis, then run the workers until stopped."""
     with needs_extra("server", "the AI worker needs the Redis client"):
-        from taluva.server.ai_worker import run_workers
+        from taluva.server.ai.worker import run_workers
 
     if args.processes < 1:
         raise UsageError("--processes must be 1 or more")

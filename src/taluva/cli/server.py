@@ -200,7 +200,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     with needs_extra("server", "the game server needs FastAPI, uvicorn and SQLAlchemy"):
         import uvicorn
 
-        from taluva.server.app import create_app
+        from taluva.server.http.app import create_app
 
     if not 0 < args.port < 65536:
         raise UsageError(f"--port {args.port} is not a port number (1-65535)")
@@ -374,10 +374,10 @@ def _check_database(url: str) -> None:
     """Open the database and apply the migrations now, so a bad URL is one clear line."""
     from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
-    from taluva.server.store import Store
+    from taluva.server.storage.store import Store
 
     try:
-        store = Store(url)
+        store = Store(url, game_end=None)
     except (ArgumentError, ImportError, ValueError) as error:
         raise UsageError(f"--database {_safe_url(url)}: {error}") from None
     try:

@@ -11,15 +11,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from taluva.server.app import create_app
     from taluva.server.config import Limits, Settings
+    from taluva.server.http.app import create_app
 
 __all__ = ["Limits", "Settings", "create_app"]
 
 
 def __getattr__(name: str) -> Any:
     if name == "create_app":
-        from taluva.server.app import create_app
+        from taluva.server.http.app import create_app
 
         return create_app
     if name in ("Limits", "Settings"):

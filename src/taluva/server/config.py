@@ -27,7 +27,7 @@ DEFAULT_REVIEWS_AT_ONCE = 4
 
 def default_ai_workers() -> int:
     """One AI worker per core this process may use: AI-only games take all but one of them
-    (``taluva.server.scheduling``), so people's games always find one free."""
+    (``taluva.server.ai.scheduling``), so people's games always find one free."""
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
@@ -75,9 +75,9 @@ class Settings:
     """Unfinished games with only AI seats one signed-in account may have at once."""
     hint_level: int = 3
     win_chance_iterations: int = LIVE_ITERATIONS
-    """Search iterations of a win-chance bar's answer (``taluva.server.chances``)."""
+    """Search iterations of a win-chance bar's answer (``taluva.server.games.chances``)."""
     review_iterations: int = DEFAULT_REVIEW_ITERATIONS
-    """Search iterations per position of a game review (``taluva.server.reviews``)."""
+    """Search iterations per position of a game review (``taluva.server.games.reviews``)."""
     reviews_at_once: int = DEFAULT_REVIEWS_AT_ONCE
     """Reviews queued or running at once in this process; more are refused until one ends."""
     limits: Limits = field(default_factory=Limits)

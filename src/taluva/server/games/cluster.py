@@ -1,0 +1,220 @@
+"""One server process among several (``taluva serve --redis URL``, on one PostgreSQL).
+
+Every process can serve every game. The database stays the authority: of two moves for the
+same ply, from any processes, only one is stored. What one process broadcasts, the others
+receive through the ``Bus`` and pass on to their own clients, after bringing their copy of
+the game up to date (applying the move, or reading the game again). AI turns go to the
+Redis job queue (``ai_queue``) that ``taluva ai-worker`` processes serve, and their answers
+come back to whichever server process takes them, which plays them like any move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any, Protocol
+
+from taluva.engine.errors import IllegalMove
+from taluva.server.ai.queue import RECLAIM_AFTER, AiJob, AiResult, ServerQueue
+from taluva.server.cluster.bus import Bus
+from taluva.server.errors import ApiError
+from taluva.server.games.ai_seats import AiSeats
+from taluva.server.wire import to_json
+
+log = logging.getLogger("taluva.server")
+
+RESULT_WAIT_MS = 1000
+HEAL_SECONDS = 1.0
+"""How often a process compares its copies of the games with the database: a broadcast
+lost with a process that died right after storing a change is made good within this."""
+QUIET_TYPES = frozenset({"chat", "rematch", "review"})
+"""Broadcasts that change nothing a process keeps about the game: passed on as they are."""
+
+
+class ClusterRoom(Protocol):
+    """What the cluster needs of a room (``room.Room``)."""
+
+    lock: asyncio.Lock
+    subscribers: set[Any]
+
+    @property
+    def id(self) -> str:
+        """The game's id."""
+
+
+class ClusterService(Protocol):
+    """What the cluster needs of the game service (``rooms.GameService``)."""
+
+    rooms: dict[str, Any]
+    finished: Any
+    ai_seats: AiSeats
+
+    async def room(self, game_id: str) -> Any:
+        """The room of a game, loaded on first use."""
+
+    async def resync(self, room: Any, message: dict[str, Any] | None) -> None:
+        """Bring the room up to date after another process changed its game."""
+
+    def apply_remote_move(self, room: Any, message: dict[str, Any], sync: dict[str, Any]) -> bool:
+        """Apply another process's move for the room's next ply; False if it cannot be."""
+
+    async def stale_rooms(self) -> list[Any]:
+        """The rooms in memory whose stored ply or status differs from their own."""
+
+
+class Cluster:
+    """This process's links to the others: the broadcast bus and the AI job queue."""
+
+    def __init__(
+        self, service: ClusterService, url: str, reclaim_after: float = RECLAIM_AFTER
+    ) -> None:
+        self.service = service
+        self.bus = Bus(url)
+        self.queue = ServerQueue(url, reclaim_after)
+        self._tasks: list[asyncio.Task[None]] = []
+        self._asking: set[asyncio.Task[None]] = set()
+        self._inboxes: dict[str, list[tuple[dict[str, Any], str]]] = {}
+        """Per game, the other processes' messages not yet handled, in order."""
+        self._handling: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> None:
+        """Connect to Redis and start taking broadcasts and AI answers."""
+        await self.queue.start()
+        await self.bus.start(self._deliver, self._resync_all)
+        loop = asyncio.get_running_loop()
+        self._tasks.append(loop.create_task(self._take_results(), name="taluva-ai-results"))
+        self._tasks.append(loop.create_task(self._heal(), name="taluva-heal"))
+
+    async def stop(self) -> None:
+        """Stop taking, publish what is queued, disconnect."""
+        for task in [*self._tasks, *self._asking, *self._handling]:
+            task.cancel()
+        await asyncio.gather(*self._tasks, *self._asking, *self._handling, return_exceptions=True)
+        self._tasks = []
+        await self.bus.stop()
+        await self.queue.close()
+
+    def relay(self, game_id: str, ply: int, sync: dict[str, Any], text: str) -> None:
+        """Pass one of this process's broadcasts on to the other processes."""
+        self.bus.publish(game_id, ply, sync, text)
+
+    def ask_ai(self, room: Any) -> None:
+        """Queue the AI turn the room waits for, if any (once per ply, whichever process
+        asks)."""
+        asked = self.service.ai_seats.job(room)
+        if asked is None:
+            return
+        job, human = asked
+        task = asyncio.get_running_loop().create_task(self._ask(job, human))
+        self._asking.add(task)
+        task.add_done_callback(self._asking.discard)
+
+    async def _ask(self, job: AiJob, human: bool) -> None:
+        try:
+            await self.queue.ask(job, human)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("cannot queue the AI turn of game %s ply %d", job.game_id, job.ply)
+
+    async def _deliver(self, game_id: str, ply: int, sync: dict[str, Any], text: str) -> None:
+        """Queue another process's message for its game: the games are handled side by
+        side, each one's messages in order."""
+        service = self.service
+        if game_id not in service.rooms and game_id not in service.finished:
+            return  # nobody here watches it; it is read afresh when someone does
+        inbox = self._inboxes.get(game_id)
+        if inbox is not None:
+            inbox.append((sync, text))
+            return
+        self._inboxes[game_id] = [(sync, text)]
+        task = asyncio.get_running_loop().create_task(self._handle(game_id))
+        self._handling.add(task)
+        task.add_done_callback(self._handling.discard)
+
+    async def _handle(self, game_id: str) -> None:
+        inbox = self._inboxes[game_id]
+        try:
+            while inbox:
+                sync, text = inbox.pop(0)
+                await self._handle_one(game_id, sync, text)
+        finally:
+            del self._inboxes[game_id]
+
+    async def _handle_one(self, game_id: str, sync: dict[str, Any], text: str) -> None:
+        service = self.service
+        room = service.rooms.get(game_id) or service.finished.get(game_id)
+        if room is None:
+            return
+        try:
+            message = json.loads(text)
+        except ValueError:
+            return
+        kind = message.get("type")
+        if kind not in QUIET_TYPES:
+            async with room.lock:
+                if kind != "move" or not service.apply_remote_move(room, message, sync):
+                    await service.resync(room, message)
+            # The process that made the change asks for the AI's turn too; whichever asks
+            # first wins, so the turn is asked for even if that process dies meanwhile.
+            self.ask_ai(room)
+        for subscriber in list(room.subscribers):
+            subscriber.send(text)
+
+    async def _resync_all(self) -> None:
+        service = self.service
+        for room in [*service.rooms.values(), *service.finished.values()]:
+            async with room.lock:
+                await service.resync(room, None)
+
+    async def _heal(self) -> None:
+        """Now and then, read again every game this process holds that changed elsewhere
+        without its broadcast arriving, and show its players where it stands."""
+        service = self.service
+        while True:
+            await asyncio.sleep(HEAL_SECONDS)
+            try:
+                stale = await service.stale_rooms()
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.error("cannot compare the games with the database: %s", error)
+                continue
+            for room in stale:
+                async with room.lock:
+                    await service.resync(room, None)
+                text = to_json({"type": "state", "state": room.state()})
+                for subscriber in list(room.subscribers):
+                    subscriber.send(text)
+                self.ask_ai(room)
+                log.warning("game %s had missed a change made by another process", room.id)
+
+    async def _take_results(self) -> None:
+        while True:
+            try:
+                taken = await self.queue.take(RESULT_WAIT_MS)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.error("cannot take AI answers from Redis: %s", error)
+                await asyncio.sleep(1.0)
+                continue
+            for entry_id, result in taken:
+                if result is not None:
+                    await self._play(result)
+                try:
+                    await self.queue.done(entry_id)
+                except Exception as error:
+                    log.error("cannot acknowledge AI answer %s: %s", entry_id, error)
+
+    async def _play(self, result: AiResult) -> None:
+        try:
+            room = await self.service.room(result.game_id)
+            await self.service.ai_seats.play_result(room, result)
+        except asyncio.CancelledError:
+            raise
+        except (ApiError, IllegalMove) as error:
+            log.error("AI answer for game %s ply %d refused: %s", result.game_id, result.ply, error)
+        except Exception:
+            log.exception("AI answer for game %s ply %d failed", result.game_id, result.ply)

@@ -1,0 +1,396 @@
+"""How a game ends other than by its last move, and the timers that enforce its clock.
+
+A player resigns, or their clock runs out (the server's own timer, re-armed from the stored
+clock after a restart), and is out as the engine rules (``Game.resign``); the host cancels
+a game that has not started; a game with no move for ``Settings.abandon_after`` seconds is
+abandoned. Each change is stored in one transaction which, when the game ends, also calls
+the game-end hook ``standings.settle``; only then is it applied in memory and broadcast.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import logging
+import secrets
+from collections.abc import Callable, Coroutine, Mapping
+from datetime import UTC, datetime
+from typing import Any, Final, Protocol, TypeVar
+
+from sqlalchemy import update
+
+from taluva.engine.errors import IllegalMove
+from taluva.engine.game import Game
+from taluva.engine.outcome import Reason
+from taluva.server.config import Settings
+from taluva.server.errors import ApiError
+from taluva.server.games import clocks
+from taluva.server.players.accounts import Account
+from taluva.server.players.standings import settle
+from taluva.server.storage.models import Base, GameRow
+from taluva.server.storage.store import (
+    CANCELLED,
+    FINISHED,
+    LIVE,
+    OPEN,
+    Store,
+    StoredGame,
+    now,
+    token_digest,
+)
+
+T = TypeVar("T")
+
+
+class Room(Protocol):
+    """What the lifecycle needs of a room (``taluva.server.games.room.Room``)."""
+
+    meta: StoredGame
+    game: Game
+    lock: asyncio.Lock
+    version: int
+
+    @property
+    def id(self) -> str:
+        """The game's id."""
+
+    def state(self) -> dict[str, Any]:
+        """The public view of the current position."""
+
+    def broadcast(self, message: dict[str, Any]) -> None:
+        """Send one message to every watching client."""
+
+
+class GameService(Protocol):
+    """What the lifecycle needs of the service (``taluva.server.games.service.GameService``)."""
+
+    settings: Settings
+    store: Store
+
+    @property
+    def rooms(self) -> Mapping[str, Room]:
+        """The rooms of the open and live games."""
+
+    async def db(self, function: Callable[..., T], *args: Any) -> T:
+        """Run a storage call in the database thread."""
+
+    def schedule_ai(self, room: Any) -> None:
+        """Start the AI turns of a room if an AI seat is to move."""
+
+    def keep(self, room: Any) -> None:
+        """File a room among the running or the finished games, by its status."""
+
+
+log = logging.getLogger("taluva.server")
+
+ABANDONED: Final = "abandoned"
+"""The ``reason`` of the result of a game nobody moved in for the abandon limit (unrated)."""
+CANCELLED_REASON: Final = "cancelled"
+"""The ``reason`` of the result of a game its host cancelled before it started."""
+
+_GAMES = Base.metadata.tables[GameRow.__tablename__]
+
+
+def store_change(
+    store: Store,
+    game_id: str,
+    statuses: tuple[str, ...],
+    values: dict[str, Any],
+    ended: dict[str, Any] | None,
+    ply: int | None = None,
+) -> bool:
+    """Write ``values`` to a game still in one of ``statuses`` (and, if ``ply`` is given,
+    still at that ply) and, if it ended with result ``ended``, call ``standings.settle`` in
+    the same transaction; False if the game moved on first (nothing written). The ply
+    matters with several server processes: a clock read from a copy of the game that has
+    not yet heard of a move stored elsewhere must not time that move's player out."""
+    where = [_GAMES.c.id == game_id, _GAMES.c.status.in_(statuses)]
+    if ply is not None:
+        where.append(_GAMES.c.ply == ply)
+    with store.engine.begin() as connection:
+        changed = connection.execute(update(_GAMES).where(*where).values(**values))
+        if changed.rowcount != 1:
+            return False
+        if ended is not None:
+            settle(connection, game_id, ended)
+    return True
+
+
+def _utc(stamp: datetime) -> datetime:
+    """A stored time as UTC (SQLite gives it back without a zone)."""
+    return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=UTC)
+
+
+class Lifecycle:
+    """Resign, time out, cancel and abandon the games of one ``GameService``."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._closing = False
+
+    # ------------------------------------------------------------------ creation and start
+
+    def prepare(self, meta: StoredGame, clock: Any, account_id: int | None) -> str:
+        """Give a new game its host and its clock (``clock``: the lobby's field); return
+        the host token, sent once to the creator. ApiError 422 for a bad clock."""
+        if clock is not None and not isinstance(clock, dict):
+            raise ApiError(422, "bad-request", "clock must be an object such as {'kind': 'none'}")
+        timed = [seat.kind == "human" for seat in meta.seats]
+        if clock is not None:
+            clock = {key: value for key, value in clock.items() if value is not None}
+        meta.clock = clocks.new_clock(clock, timed)
+        if meta.clock is not None and meta.status == LIVE:
+            meta.clock = clocks.run(meta.clock, 0, clocks.now_ms())
+        token = secrets.token_urlsafe(24)
+        meta.host_hash = token_digest(token)
+        meta.host_account = account_id
+        return token
+
+    async def started(self, room: Room) -> None:
+        """The game just went live (its last seat was taken): start the first clock."""
+        if room.meta.clock is None or room.meta.clock["running"] is not None:
+            return
+        clock = clocks.run(room.meta.clock, room.game.to_move, clocks.now_ms())
+        await self.service.db(
+            store_change, self.service.store, room.id, (LIVE,), {"clock": clock}, None
+        )
+        room.meta.clock = clock
+        self.arm(room)
+
+    async def start(self) -> None:
+        """After the games are loaded: apply the clocks that ran out and the abandonments
+        due while the server was down, start clocks a crash left stopped, arm the timers,
+        and check for abandoned games from now on."""
+        for room in list(self.service.rooms.values()):
+            try:
+                async with room.lock:
+                    if room.meta.status == LIVE and not await self.expire_due(room):
+                        await self.started(room)
+            except Exception:
+                log.exception("the clock of game %s cannot be resumed", room.id)
+            self.arm(room)
+        await self.sweep()
+        self._spawn(self._sweep_forever())
+
+    async def stop(self) -> None:
+        """Cancel every timer and the periodic check."""
+        self._closing = True
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # ------------------------------------------------------------------ clocks
+
+    def clock_after_move(self, room: Room, seat: int, next_to_move: int | None) -> Any:
+        """The clock after ``seat``'s move (``next_to_move`` None once the game is over)."""
+        if room.meta.clock is None:
+            return None
+        return clocks.after_move(room.meta.clock, seat, next_to_move, clocks.now_ms())
+
+    def arm(self, room: Room) -> None:
+        """(Re)set the timer of a room to its running clock's deadline, if one runs."""
+        old = self._timers.pop(room.id, None)
+        if old is not None:
+            old.cancel()
+        end = clocks.deadline(room.meta.clock)
+        if end is None or self._closing or room.meta.status != LIVE:
+            return
+        delay = max(0.0, (end - clocks.now_ms()) / 1000) + 0.005
+        self._timers[room.id] = asyncio.get_running_loop().call_later(delay, self._ring, room)
+
+    def _ring(self, room: Room) -> None:
+        self._timers.pop(room.id, None)
+        self._spawn(self._on_deadline(room))
+
+    async def _on_deadline(self, room: Room) -> None:
+        try:
+            async with room.lock:
+                await self.expire_due(room)
+        except Exception:
+            log.exception("the clock of game %s failed", room.id)
+        self.arm(room)
+        self.service.schedule_ai(room)
+
+    async def expire_due(self, room: Room) -> bool:
+        """With the room's lock held: if the running clock has run out, its player is out
+        (``timeout``); return whether that happened."""
+        end = clocks.deadline(room.meta.clock)
+        if end is None or room.meta.status != LIVE or clocks.now_ms() < end:
+            return False
+        assert room.meta.clock is not None
+        await self._leave(room, room.meta.clock["running"], Reason.TIMEOUT)
+        return True
+
+    # ------------------------------------------------------------------ resigning
+
+    async def resign(self, room: Room, seats: set[int], seat: int | None) -> dict[str, Any]:
+        """A player holding ``seats`` resigns ``seat`` (by default their only seat, or the
+        seat to move among theirs); return the ``out`` message broadcast to everyone."""
+        if not seats:
+            raise ApiError(403, "forbidden", "resigning needs the token of a seat of this game")
+        if seat is None:
+            if len(seats) == 1:
+                seat = next(iter(seats))
+            elif room.game.to_move in seats:
+                seat = room.game.to_move
+            else:
+                held = ", ".join(map(str, sorted(seats)))
+                raise ApiError(422, "bad-request", f"name the seat to resign: you hold {held}")
+        elif seat not in seats:
+            raise ApiError(403, "forbidden", f"seat {seat} is not one of yours")
+        async with room.lock:
+            if room.meta.status == OPEN:
+                raise ApiError(409, "waiting", "the game has not started: its host may cancel it")
+            await self.expire_due(room)
+            if room.meta.status != LIVE or room.game.is_over:
+                raise ApiError(409, "over", "the game is over")
+            message = await self._leave(room, seat, Reason.RESIGNED)
+        self.service.schedule_ai(room)
+        return message
+
+    async def _leave(self, room: Room, seat: int, reason: Reason) -> dict[str, Any]:
+        """With the lock held: store, apply and broadcast ``seat`` leaving the game."""
+        trial = room.game.copy()
+        try:
+            trial.resign(seat, reason)
+        except IllegalMove as error:
+            raise ApiError(409, "out", str(error)) from None
+        over = trial.is_over
+        meta = room.meta
+        clock = meta.clock
+        if clock is not None:
+            clock = clocks.after_leaving(
+                clock, seat, None if over else trial.to_move, clocks.now_ms()
+            )
+        result = None if trial.result is None else trial.result.to_json()
+        status = FINISHED if over else LIVE
+        resignations = [entry.to_json() for entry in trial.resignations]
+        stamp = now()
+        values = {
+            "status": status,
+            "result": result,
+            "resignations": resignations,
+            "clock": clock,
+            "updated_at": stamp,
+        }
+        db = self.service.db
+        stored = await db(
+            store_change, self.service.store, room.id, (LIVE,), values, result, room.game.ply
+        )
+        if not stored:
+            raise ApiError(409, "stale", "the game moved on first: try again")
+        room.game = trial
+        meta.status, meta.result, meta.resignations = status, result, resignations
+        meta.clock, meta.updated_at = clock, stamp
+        room.version += 1
+        message = {"type": "out", "seat": seat, "reason": reason.value, "state": room.state()}
+        room.broadcast(message)
+        if over:
+            self.service.keep(room)
+        self.arm(room)
+        return message
+
+    # ------------------------------------------------------------------ cancel and abandon
+
+    async def cancel(
+        self, room: Room, token: str | None, account: Account | None
+    ) -> dict[str, Any]:
+        """The host (the host token, or the account that created the game) calls off a game
+        that has not started: it leaves the lobby for good."""
+        meta = room.meta
+        by_token = (
+            token is not None
+            and meta.host_hash is not None
+            and hmac.compare_digest(token_digest(token), meta.host_hash)
+        )
+        by_account = account is not None and meta.host_account == account.id
+        if not by_token and not by_account:
+            if token is None:
+                raise ApiError(
+                    401, "no-token", "send the host token as 'Authorization: Bearer TOKEN'"
+                )
+            raise ApiError(403, "not-host", "only the host, who created the game, may cancel it")
+        async with room.lock:
+            if meta.status == CANCELLED:
+                raise ApiError(409, "over", "the game is cancelled already")
+            if meta.status != OPEN:
+                raise ApiError(409, "started", "the game has started: a player may resign instead")
+            result = {"ranking": [], "reason": CANCELLED_REASON}
+            stamp = now()
+            values = {"status": CANCELLED, "result": result, "updated_at": stamp}
+            if not await self.service.db(
+                store_change, self.service.store, room.id, (OPEN,), values, None
+            ):
+                raise ApiError(409, "started", "the game has started: a player may resign instead")
+            self._end_in_memory(room, CANCELLED, result, stamp)
+        return {"type": "state", "state": room.state()}
+
+    async def sweep(self) -> int:
+        """Abandon every open or live game with no move for the abandon limit; return how
+        many."""
+        limit = self.service.settings.abandon_after
+        cutoff = now().timestamp() - limit
+        count = 0
+        for room in list(self.service.rooms.values()):
+            if room.meta.status not in (OPEN, LIVE):
+                continue
+            if _utc(room.meta.updated_at).timestamp() > cutoff:
+                continue
+            try:
+                async with room.lock:
+                    if (
+                        room.meta.status in (OPEN, LIVE)
+                        and _utc(room.meta.updated_at).timestamp() <= cutoff
+                    ):
+                        await self._abandon(room)
+                        count += 1
+            except Exception:
+                log.exception("game %s cannot be abandoned", room.id)
+        return count
+
+    async def _abandon(self, room: Room) -> None:
+        result = {"ranking": [], "reason": ABANDONED}
+        stamp = now()
+        clock = room.meta.clock
+        if clock is not None:
+            clock = clocks.stopped(clock, clocks.now_ms())
+        values = {"status": FINISHED, "result": result, "clock": clock, "updated_at": stamp}
+        store = self.service.store
+        if await self.service.db(store_change, store, room.id, (OPEN, LIVE), values, result):
+            room.meta.clock = clock
+            self._end_in_memory(room, FINISHED, result, stamp)
+            log.info(
+                "game %s abandoned: no move for %g seconds",
+                room.id,
+                self.service.settings.abandon_after,
+            )
+
+    def _end_in_memory(
+        self, room: Room, status: str, result: dict[str, Any], stamp: datetime
+    ) -> None:
+        room.meta.status, room.meta.result, room.meta.updated_at = status, result, stamp
+        room.version += 1
+        room.broadcast({"type": "state", "state": room.state()})
+        self.arm(room)
+        self.service.keep(room)
+
+    async def _sweep_forever(self) -> None:
+        limit = self.service.settings.abandon_after
+        every = max(0.05, min(limit / 4, 600.0))
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("the check for abandoned games failed")
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)

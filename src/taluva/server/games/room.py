@@ -1,0 +1,172 @@
+"""A game in play held in memory: its stored facts, its engine position and its watchers.
+
+Rooms are what the game service (``taluva.server.games.service``) keeps per game; their lock puts
+the game's changes in order, and their broadcast reaches every watcher (and, with several
+server processes, the others through the relay).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from taluva.engine.game import Game
+from taluva.engine.record import RECORD_FORMAT
+from taluva.server.errors import ApiError
+from taluva.server.games import clocks
+from taluva.server.games.view import state_view
+from taluva.server.players.accounts import Account
+from taluva.server.storage.store import FINISHED, LIVE, OPEN, StoredGame, token_digest
+from taluva.server.wire import to_json
+
+MOVE_TEXT_CHARS = 200
+"""The longest move text the server reads."""
+
+Relay = Callable[[str, int, dict[str, Any], str], None]
+"""How a room passes a broadcast on to the other processes: ``(game_id, ply, sync, text)``."""
+
+
+class Subscriber(Protocol):
+    """A connected client watching a room: it receives every broadcast as JSON text."""
+
+    def send(self, text: str) -> None:
+        """Queue one message; must not block."""
+
+
+@dataclass(eq=False)
+class Room:
+    """A game in memory: what is stored about it, its position, and who is watching."""
+
+    meta: StoredGame
+    game: Game
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    subscribers: set[Subscriber] = field(default_factory=set)
+    ai_task: asyncio.Task[None] | None = None
+    _cache: tuple[int, dict[str, Any]] | None = None
+    host_token: str | None = None
+    """The host token of a game just created, until the creation's answer has sent it."""
+    version: int = 0
+    relay: Relay | None = None
+    """Passes each broadcast on to the other server processes (None when there are none)."""
+
+    @property
+    def id(self) -> str:
+        """The game's id."""
+        return self.meta.id
+
+    def seats_for(self, tokens: Iterable[str]) -> tuple[set[int], int]:
+        """The seats whose tokens are among ``tokens``, and how many tokens matched none."""
+        seats: set[int] = set()
+        unknown = 0
+        for token in tokens:
+            digest = token_digest(token)
+            matched = [
+                seat.seat
+                for seat in self.meta.seats
+                if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest)
+            ]
+            if matched:
+                seats.update(matched)
+            else:
+                unknown += 1
+        return seats, unknown
+
+    def seats_of_account(self, account: Account | None) -> set[int]:
+        """The seats a signed-in account holds in this game (none for a guest)."""
+        if account is None:
+            return set()
+        return {seat.seat for seat in self.meta.seats if seat.account_id == account.id}
+
+    def state(self) -> dict[str, Any]:
+        """The public view of the current position (computed once per change; a running
+        clock's times are those of the moment of asking)."""
+        if self._cache is None or self._cache[0] != self.version:
+            self._cache = (self.version, state_view(self.meta, self.game))
+        clock = self.meta.clock
+        if clock is not None and clock["running"] is not None:
+            return {**self._cache[1], "clock": clocks.clock_view(clock, clocks.now_ms())}
+        return self._cache[1]
+
+    def broadcast(self, message: dict[str, Any]) -> None:
+        """Send one message to every watching client."""
+        text = to_json(message)
+        for subscriber in list(self.subscribers):
+            subscriber.send(text)
+        if self.relay is not None:
+            meta = self.meta
+            sync = {"status": meta.status, "result": meta.result, "clock": meta.clock}
+            self.relay(self.id, self.game.ply, sync, text)
+
+    def record(self, moves: list[str] | None = None) -> dict[str, Any]:
+        """The full game record (with the hidden deck: for the server and its workers only)."""
+        return {
+            "format": RECORD_FORMAT,
+            "players": [seat.name for seat in self.meta.seats],
+            "options": self.meta.options,
+            "deck": self.meta.deck,
+            "doubles": self.meta.doubles,
+            "moves": [str(m) for m in self.game.moves] if moves is None else moves,
+            "result": None,
+            "resignations": self.meta.resignations,
+        }
+
+    def explain(self, text: Any) -> dict[str, Any]:
+        """Whether a move is legal now and, if not, why (for hover explanations)."""
+        if not isinstance(text, str) or len(text) > MOVE_TEXT_CHARS:
+            limit = f"move must be move text of at most {MOVE_TEXT_CHARS} characters"
+            raise ApiError(400, "bad-request", limit)
+        game = self.game
+        if self.meta.status == OPEN:
+            reason: str | None = "the game starts when every seat is taken"
+        elif self.meta.status != LIVE and not game.is_over:
+            reason = "the game is over"
+        else:
+            reason = game.explain(text)
+        return {
+            "type": "explain",
+            "ply": game.ply,
+            "move": text,
+            "legal": reason is None,
+            "reason": reason,
+        }
+
+    def state_at(self, ply: int) -> dict[str, Any]:
+        """The public view after the first ``ply`` moves (for the replay viewer)."""
+        if type(ply) is not int or not 0 <= ply <= self.game.ply:
+            raise ApiError(
+                422, "bad-request", f"ply must be a whole number from 0 to {self.game.ply}"
+            )
+        if ply == self.game.ply:
+            return self.state()
+        moves = [str(m) for m in self.game.moves[:ply]]
+        return state_view(self.meta, rebuild(self.meta, moves), self.game.ply, live=False)
+
+    def public_record(self) -> dict[str, Any]:
+        """The record to download: whole once finished; while the game runs, the deck is cut
+        to the tiles already drawn, since the order of the rest is hidden."""
+        record = self.record()
+        record["result"] = None if self.game.result is None else self.game.result.to_json()
+        if self.meta.status != FINISHED:
+            seen = len(self.meta.deck) - self.game.tiles_left
+            record["deck"] = self.meta.deck[:seen]
+        return record
+
+
+def rebuild(meta: StoredGame, moves: list[str]) -> Game:
+    """Replay a stored game's moves from its deck (every move is checked again), with the
+    resignations up to the last of them."""
+    return Game.from_record(
+        {
+            "format": RECORD_FORMAT,
+            "players": [seat.name for seat in meta.seats],
+            "options": meta.options,
+            "deck": meta.deck,
+            "doubles": meta.doubles,
+            "moves": moves,
+            "result": None,
+            "resignations": [r for r in meta.resignations if r["ply"] <= len(moves)],
+        }
+    )

@@ -1,0 +1,199 @@
+"""What clients may see of a game, as JSON: the board, the players, the log, the legal moves.
+
+The draw pile's order is hidden information, so no view includes it; seat tokens never
+appear in a view either. Expansion data (ships, lagoons, face-up double-hex tiles, the
+board zone) is read only when the engine offers it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from taluva.engine.expansions.board_zones import ZONES
+from taluva.engine.game import Game
+from taluva.engine.hexes import coords
+from taluva.engine.moves import move_texts
+from taluva.engine.outcome import PLACE_NAMES
+from taluva.engine.tiles import TERRAIN_NAMES
+from taluva.server.games import clocks
+from taluva.server.players.standings import rated_seats
+from taluva.server.storage.store import StoredGame, StoredSeat
+
+
+def _qr(hex_: int) -> list[int]:
+    q, r = coords(hex_)
+    return [q, r]
+
+
+def _optional(game: Game, name: str) -> Any:
+    """An engine attribute that only some versions have (expansions), or None."""
+    value = getattr(game, name, None)
+    if callable(value):
+        call: Callable[[], Any] = value
+        return call()
+    return value
+
+
+def zone_view(name: str | None) -> dict[str, Any] | None:
+    """The board zone's name and outline (in units of the hex size), if the game has one."""
+    if not name:
+        return None
+    zone = ZONES.get(name)
+    polygon = [] if zone is None else [[round(x, 4), round(y, 4)] for x, y in zone.polygon]
+    return {"name": name, "title": getattr(zone, "title", name), "polygon": polygon}
+
+
+def board_view(game: Game) -> dict[str, Any]:
+    """The island: hexes ``[q, r, level, terrain, tile]``, buildings, ships and lagoons."""
+    heights, terrains, tiles = game.heights(), game.terrains(), game.tile_indexes()
+    hexes = [[*coords(h), level, terrains[h], tiles[h]] for h, level in sorted(heights.items())]
+    buildings = [
+        [*coords(h), player, kind, heights[h]]
+        for h, (player, kind) in sorted(game.buildings().items())
+    ]
+    ships_raw = _optional(game, "ships")
+    ships = (
+        [[*coords(h), player] for h, player in sorted(ships_raw.items())]
+        if isinstance(ships_raw, dict)
+        else []
+    )
+    lagoons_raw = _optional(game, "lagoons")
+    lagoons = (
+        [[_qr(h) for h in sorted(lagoon)] for lagoon in lagoons_raw]
+        if isinstance(lagoons_raw, Iterable)
+        else []
+    )
+    return {"hexes": hexes, "buildings": buildings, "ships": ships, "lagoons": lagoons}
+
+
+def players_view(meta: StoredGame, game: Game) -> list[dict[str, Any]]:
+    """One entry per seat: name, human or AI, pieces left and placed, whether still in (and
+    Board Game Arena's score, for tools: the page does not show it)."""
+    out = set(game.eliminated)
+    left = {entry.player: entry.reason.value for entry in game.resignations}
+    return [
+        {
+            "seat": seat.seat,
+            "name": seat.name,
+            "kind": seat.kind,
+            "level": seat_level(seat),
+            "taken": seat.taken,
+            "account_id": seat.account_id,
+            "supply": game.supply(seat.seat),
+            "placed": game.placed(seat.seat),
+            "score": game.score(seat.seat),
+            "destroyed": game.destroyed_huts(seat.seat),
+            "eliminated": seat.seat in out,
+            "left": left.get(seat.seat),
+        }
+        for seat in meta.seats
+    ]
+
+
+def result_view(game: Game) -> dict[str, Any] | None:
+    """The ranking with the reason in words, the headline (who won and why) and one line a
+    place, and each seat's place; None while the game runs (clients show the engine's texts,
+    ``Game.result_in_words``, rather than keeping their own)."""
+    outcome = game.result
+    if outcome is None:
+        return None
+    data = outcome.to_json()
+    data["explanation"] = outcome.reason.description
+    data["headline"], data["lines"] = game.result_in_words()
+    data["places"] = [
+        {"seat": seat, "place": place, "name": PLACE_NAMES[place - 1]}
+        for seat, place in outcome.places().items()
+    ]
+    return data
+
+
+ENDING_TEXTS = {
+    "abandoned": "The game was abandoned: nobody moved for too long",
+    "cancelled": "The game was cancelled by its host before it started",
+}
+"""Headlines of the endings the server decides (the engine's are ``Game.result_in_words``)."""
+
+
+def ending_view(meta: StoredGame) -> dict[str, Any] | None:
+    """The result of a game abandoned or cancelled (no ranking), or None."""
+    reason = (meta.result or {}).get("reason")
+    if reason not in ENDING_TEXTS:
+        return None
+    text = ENDING_TEXTS[reason]
+    return {
+        "ranking": [],
+        "reason": reason,
+        "explanation": text,
+        "headline": text,
+        "lines": [],
+        "places": [],
+    }
+
+
+def state_view(
+    meta: StoredGame, game: Game, plies: int | None = None, *, live: bool = True
+) -> dict[str, Any]:
+    """The whole public state of a game at ``game``'s position: the current one, or a past one
+    for replays (``plies`` then says how many moves the game has)."""
+    playing = live and meta.status == "live" and not game.is_over
+    doubles = _optional(game, "doubles")
+    return {
+        "id": meta.id,
+        "name": meta.name,
+        "status": meta.status if live else ("finished" if game.is_over else "replay"),
+        "ply": game.ply,
+        "plies": game.ply if plies is None else plies,
+        "phase": game.phase,
+        "to_move": game.to_move,
+        "tile": game.tile,
+        "tiles_left": game.tiles_left,
+        "doubles": list(doubles) if doubles is not None else [],
+        "zone": zone_view(_optional(game, "zone")),
+        "options": game.options,
+        "hints": meta.hints,
+        "rated": rated_seats(meta.seats) is not None,
+        "players": players_view(meta, game),
+        **board_view(game),
+        "moves": move_texts(game.moves),
+        "movers": meta.move_seats[: game.ply],
+        "legal": sorted(move_texts(game.legal_moves())) if playing else [],
+        "result": result_view(game) or (ending_view(meta) if live else None),
+        "terrains": list(TERRAIN_NAMES),
+        "clock": clocks.clock_view(meta.clock, clocks.now_ms()) if live else None,
+        "resignations": [entry.to_json() for entry in game.resignations],
+    }
+
+
+def summary_view(game: StoredGame) -> dict[str, Any]:
+    """A lobby entry: enough to list the game and offer its free seats."""
+    return {
+        "id": game.id,
+        "name": game.name,
+        "status": game.status,
+        "ply": game.ply,
+        "options": game.options,
+        "hints": game.hints,
+        "players": [
+            {
+                "seat": seat.seat,
+                "name": seat.name,
+                "kind": seat.kind,
+                "level": seat_level(seat),
+                "taken": seat.taken,
+                "account_id": seat.account_id,
+            }
+            for seat in game.seats
+        ],
+        "result": game.result,
+        "clock": clocks.rule_view(game.clock),
+        "created_at": game.created_at.isoformat(),
+        "updated_at": game.updated_at.isoformat(),
+    }
+
+
+def seat_level(seat: StoredSeat) -> int | None:
+    """The level of an AI seat (``level:N``), None for a human."""
+    if seat.ai and seat.ai.startswith("level:"):
+        return int(seat.ai.split(":", 1)[1])
+    return None

@@ -1,0 +1,343 @@
+"""The WebSocket of one game: typed JSON messages, seats by token, limits per connection.
+
+A client sends ``hello`` with the seat tokens it holds (none for a spectator) and gets a
+``welcome`` with the whole state; from then on it receives every ``move`` as it is stored.
+A reconnecting client sends ``hello`` again and is back where it was. Each message is
+checked for size, rate, nesting and shape (``taluva.server.http.messages``); a bad one gets an
+``error`` and changes nothing. Every message gets one answer. One address may hold
+``ws_per_address`` sockets open at once; a socket over that is told and closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from taluva.server.config import Limits
+from taluva.server.errors import ApiError, error_message
+from taluva.server.http.messages import (
+    CLIENT_MESSAGES,
+    MAX_REF_CHARS,
+    Cancel,
+    Chances,
+    ChatSay,
+    Explain,
+    Hello,
+    Hint,
+    Move,
+    Ping,
+    Resign,
+    Strict,
+    describe,
+    parse_json,
+    valid_ref,
+)
+from taluva.server.limits import ConnectionCounter, TokenBucket
+from taluva.server.players.accounts import Account, account_of
+from taluva.server.wire import to_json
+
+if TYPE_CHECKING:
+    from taluva.server.games.chat import Chat
+    from taluva.server.games.rematch import Rematches
+    from taluva.server.games.room import Room
+    from taluva.server.games.service import GameService
+
+log = logging.getLogger("taluva.server")
+
+CLIENT_TYPES = tuple(CLIENT_MESSAGES)
+CLOSE_NOT_FOUND = 4404
+CLOSE_TOO_SLOW = 4408
+CLOSE_TOO_MANY = 4429
+
+_background: set[asyncio.Task[None]] = set()
+
+
+class Connection:
+    """One client: the seats it proved it holds, its rate bucket and its outgoing queue."""
+
+    def __init__(self, websocket: WebSocket, limits: Limits) -> None:
+        self.websocket = websocket
+        self.limits = limits
+        self.seats: set[int] = set()
+        self.bucket = TokenBucket(limits.ws_rate, limits.ws_burst)
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.dropped = False
+        self.pending: set[str] = set()  # kinds of AI answers being computed ("hint", ...)
+        self.account: Account | None = None
+        """The account signed in on this socket: it holds that account's seats."""
+
+    def send(self, text: str) -> None:
+        """Queue a message; a client that falls too far behind is disconnected instead."""
+        if self.dropped:
+            return
+        if self.queue.qsize() >= self.limits.send_queue:
+            self.dropped = True
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(text)
+
+    def send_json(self, message: dict[str, Any]) -> None:
+        """Queue a message given as a dict."""
+        self.send(to_json(message))
+
+    async def writer(self) -> None:
+        """Send queued messages in order until told to stop."""
+        while True:
+            text = await self.queue.get()
+            if text is None:
+                if self.dropped:
+                    with contextlib.suppress(Exception):
+                        await self.websocket.close(CLOSE_TOO_SLOW, "too slow to keep up: reconnect")
+                return
+            await self.websocket.send_text(text)
+
+
+async def refuse_socket(websocket: WebSocket, error: ApiError, close_code: int) -> None:
+    """Accept a socket only to send why it is refused, then close it with a reason."""
+    await websocket.accept()
+    with contextlib.suppress(Exception):
+        await websocket.send_text(to_json(error.message_for_socket()))
+        await websocket.close(close_code, error.message[:120])
+
+
+async def serve_socket(
+    websocket: WebSocket,
+    game_id: str,
+    service: GameService,
+    limits: Limits,
+    sockets: ConnectionCounter,
+    chat: Chat,
+    rematches: Rematches,
+) -> None:
+    """Run one client's connection to a game until it leaves."""
+    address = websocket.client.host if websocket.client else "unknown"
+    if not sockets.open(address):
+        error = ApiError(
+            429,
+            "too-many-connections",
+            f"this address holds {limits.ws_per_address} open WebSockets already",
+        )
+        await refuse_socket(websocket, error, CLOSE_TOO_MANY)
+        return
+    try:
+        try:
+            room = await service.room(game_id)
+        except ApiError as error:
+            await refuse_socket(websocket, error, CLOSE_NOT_FOUND)
+            return
+        await websocket.accept()
+        await _serve(websocket, room, service, limits, chat, rematches)
+    finally:
+        sockets.close(address)
+
+
+async def _serve(
+    websocket: WebSocket,
+    room: Room,
+    service: GameService,
+    limits: Limits,
+    chat: Chat,
+    rematches: Rematches,
+) -> None:
+    connection = Connection(websocket, limits)
+    connection.account = await account_of(websocket)
+    writer = asyncio.get_running_loop().create_task(connection.writer())
+    try:
+        while not connection.dropped:
+            try:
+                frame = await websocket.receive()
+            except (WebSocketDisconnect, RuntimeError):
+                break
+            if frame["type"] == "websocket.disconnect":
+                break
+            await _handle(frame.get("text"), connection, room, service, limits, chat, rematches)
+    finally:
+        room.subscribers.discard(connection)
+        connection.queue.put_nowait(None)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, timeout=1.0)
+        writer.cancel()
+
+
+class _Refused(Exception):
+    """A message refused before it is read: the error, and the ``ref`` its answer echoes."""
+
+    def __init__(self, error: ApiError, ref: Any = None) -> None:
+        super().__init__(error.message)
+        self.error = error
+        self.ref = ref
+
+
+def _read(text: str, limits: Limits) -> tuple[Strict, Any]:
+    """The checked fields and the ``ref`` of a client message; _Refused if it is not one."""
+    try:
+        message = parse_json(text, limits.ws_message_bytes, limits.json_depth, "message")
+    except ApiError as unreadable:
+        raise _Refused(unreadable) from None
+    if not isinstance(message, dict):
+        raise _Refused(ApiError(400, "bad-request", "a message is one JSON object"))
+    ref = message.pop("ref", None)
+    if ref is not None and not valid_ref(ref):
+        raise _Refused(
+            ApiError(
+                400,
+                "bad-request",
+                f"ref must be a string or a whole number of at most {MAX_REF_CHARS} characters",
+            )
+        )
+    kind = message.pop("type", None)
+    model = CLIENT_MESSAGES.get(kind) if isinstance(kind, str) else None
+    if model is None:
+        expected = ", ".join(CLIENT_TYPES)
+        unknown = ApiError(400, "bad-request", f"unknown message type: expected one of {expected}")
+        raise _Refused(unknown, ref)
+    try:
+        return model.model_validate(message), ref
+    except ValidationError as invalid:
+        raise _Refused(ApiError(400, "bad-request", describe(invalid.errors())), ref) from None
+
+
+async def _handle(
+    text: str | None,
+    connection: Connection,
+    room: Room,
+    service: GameService,
+    limits: Limits,
+    chat: Chat,
+    rematches: Rematches,
+) -> None:
+    """Answer one frame (``text`` None for a binary frame, which is refused)."""
+    if not connection.bucket.take():
+        connection.send_json(error_message("rate-limited", "too many messages: slow down"))
+        return
+    if text is None:
+        connection.send_json(error_message("bad-request", "messages are JSON in text frames"))
+        return
+    try:
+        fields, ref = _read(text, limits)
+    except _Refused as refused:
+        connection.send_json(refused.error.message_for_socket(refused.ref))
+        return
+    try:
+        await _dispatch(fields, ref, connection, room, service, chat, rematches)
+    except ApiError as error:
+        connection.send_json(error.message_for_socket(ref))
+    except Exception:
+        log.exception("a %s message in game %s failed", type(fields).__name__, room.id)
+        connection.send_json(
+            error_message("internal", "the server failed; the error is in its log", ref)
+        )
+
+
+async def _dispatch(
+    fields: Strict,
+    ref: Any,
+    connection: Connection,
+    room: Room,
+    service: GameService,
+    chat: Chat,
+    rematches: Rematches,
+) -> None:
+    if isinstance(fields, Hello):
+        # The chat's lock is held from reading its last messages to subscribing, and
+        # nothing awaits after the rematch is looked up: no message or offer falls between.
+        async with chat.hold(room):
+            history = await chat.recent(room)
+            await rematches.load(room)
+            welcome = _hello(fields, connection, room)
+            welcome["chat"] = history
+            offer = rematches.offer(room)
+            if offer is not None:
+                welcome["rematch"] = offer
+            connection.send_json(welcome)
+    elif isinstance(fields, Ping):
+        connection.send_json({"type": "pong", "ref": ref})
+    elif isinstance(fields, Explain):
+        reply = room.explain(fields.move)
+        reply["ref"] = ref
+        connection.send_json(reply)
+    elif connection not in room.subscribers:
+        raise ApiError(400, "bad-request", "send 'hello' first")
+    elif isinstance(fields, Move):
+        reply = await service.submit(room, connection.seats, fields.state, fields.move)
+        if ref is not None:
+            connection.send_json({"type": "accepted", "ref": ref, "ply": reply["ply"]})
+    elif isinstance(fields, ChatSay):
+        said = await chat.say(room, connection.seats, fields.text, fields.seat)
+        if ref is not None:
+            connection.send_json({"type": "accepted", "ref": ref, "chat": said["id"]})
+    elif isinstance(fields, Resign):
+        out = await service.lifecycle.resign(room, connection.seats, fields.seat)
+        if ref is not None:
+            connection.send_json({"type": "accepted", "ref": ref, "seat": out["seat"]})
+    elif isinstance(fields, Cancel):
+        await service.lifecycle.cancel(room, fields.host_token, connection.account)
+        if ref is not None:
+            connection.send_json({"type": "accepted", "ref": ref})
+    elif isinstance(fields, Hint):
+        work = service.hint(room, connection.seats)
+        _answer_later(connection, room, work, ref, "hint", "a hint is", "no hint")
+    elif isinstance(fields, Chances):
+        work = service.chances.answer(room, fields.state)
+        _answer_later(connection, room, work, ref, "chances", "win chances are", "no win chances")
+
+
+def _hello(hello: Hello, connection: Connection, room: Room) -> dict[str, Any]:
+    """Subscribe the connection with the seats its tokens prove; return its welcome."""
+    seats, unknown = room.seats_for(hello.tokens)
+    seats |= room.seats_of_account(connection.account)
+    connection.seats = seats
+    room.subscribers.add(connection)
+    welcome: dict[str, Any] = {
+        "type": "welcome",
+        "seats": sorted(seats),
+        "state": room.state(),
+    }
+    since = hello.since
+    if since is not None and since <= room.game.ply:
+        welcome["missed"] = [str(move) for move in room.game.moves[since:]]
+    if unknown:
+        welcome["unknown_tokens"] = unknown
+    return welcome
+
+
+def _answer_later(
+    connection: Connection,
+    room: Room,
+    work: Coroutine[Any, Any, dict[str, Any]],
+    ref: Any,
+    kind: str,
+    busy: str,
+    failed: str,
+) -> None:
+    """Compute an AI answer (a hint, win chances) without holding up the connection's other
+    messages: one of each kind at a time per connection, the reply or error carrying ``ref``
+    when the request had one."""
+    if kind in connection.pending:
+        work.close()
+        raise ApiError(429, "rate-limited", f"{busy} already being computed")
+    connection.pending.add(kind)
+
+    async def answer() -> None:
+        try:
+            reply = await work
+            if ref is not None:
+                reply["ref"] = ref
+            connection.send_json(reply)
+        except ApiError as error:
+            connection.send_json(error.message_for_socket(ref))
+        except Exception as error:
+            log.exception("%s failed in game %s", kind, room.id)
+            connection.send_json(error_message("unavailable", f"{failed}: {error}", ref))
+        finally:
+            connection.pending.discard(kind)
+
+    task = asyncio.get_running_loop().create_task(answer())
+    _background.add(task)
+    task.add_done_callback(_background.discard)

@@ -1,0 +1,201 @@
+"""What the server tells about players: their games, profiles and the leaderboard.
+
+Everything here reads what ``standings.settle`` stored when games ended (per-seat statistics,
+ratings and their history) and the seats accounts hold; nothing is computed from records
+on the fly. The functions are synchronous: the server runs them in its database thread.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Engine, and_, case, func, select
+
+from taluva.server.players.ratings import shown
+from taluva.server.players.standings import TILES_REASONS, VICTORY_REASONS
+from taluva.server.storage.models import (
+    AccountRow,
+    Base,
+    GameRow,
+    RatingChangeRow,
+    RatingRow,
+    SeatRow,
+    SeatStatsRow,
+)
+from taluva.server.storage.store import STATUSES, Store, StoredGame
+
+_ACCOUNTS = Base.metadata.tables[AccountRow.__tablename__]
+_GAMES = Base.metadata.tables[GameRow.__tablename__]
+_SEATS = Base.metadata.tables[SeatRow.__tablename__]
+_STATS = Base.metadata.tables[SeatStatsRow.__tablename__]
+_RATINGS = Base.metadata.tables[RatingRow.__tablename__]
+_CHANGES = Base.metadata.tables[RatingChangeRow.__tablename__]
+
+HISTORY_POINTS = 200
+"""Rating history points a profile sends (the most recent)."""
+RECENT_GAMES = 20
+"""Finished games a profile lists."""
+
+
+def games_of_account(store: Store, account_id: int, limit: int) -> list[StoredGame]:
+    """The open, live and finished games in which an account holds a seat, most recently
+    active first (seats loaded, moves not)."""
+    return store.summaries(
+        and_(
+            _GAMES.c.id.in_(select(_SEATS.c.game_id).where(_SEATS.c.account_id == account_id)),
+            _GAMES.c.status.in_(STATUSES),
+        ),
+        limit,
+    )
+
+
+def _rating_view(row: Any) -> dict[str, Any]:
+    return {
+        "rating": shown(row.mu, row.sigma),
+        "mu": round(row.mu, 3),
+        "sigma": round(row.sigma, 3),
+        "games": row.games,
+    }
+
+
+def profile(engine: Engine, account_id: int) -> dict[str, Any] | None:
+    """An account's profile: name, totals over its finished games, statistics, rating and
+    rating history, and its recent finished games; None if there is no such account."""
+    won = _STATS.c.place == 1
+    with engine.connect() as connection:
+        account = connection.execute(
+            select(_ACCOUNTS.c.id, _ACCOUNTS.c.name, _ACCOUNTS.c.created_at).where(
+                _ACCOUNTS.c.id == account_id
+            )
+        ).first()
+        if account is None:
+            return None
+        mine = _STATS.c.account_id == account_id
+        totals = connection.execute(
+            select(
+                func.count().label("games"),
+                func.coalesce(func.sum(case((won, 1), else_=0)), 0).label("wins"),
+                func.avg(_STATS.c.place).label("average_place"),
+                func.coalesce(func.sum(_STATS.c.tiles), 0).label("tiles"),
+                func.coalesce(func.sum(_STATS.c.huts), 0).label("huts"),
+                func.coalesce(func.sum(_STATS.c.temples), 0).label("temples"),
+                func.coalesce(func.sum(_STATS.c.towers), 0).label("towers"),
+                func.coalesce(func.sum(_STATS.c.huts_lost), 0).label("huts_lost"),
+                func.coalesce(func.max(_STATS.c.highest_level), 0).label("highest_level"),
+                func.coalesce(
+                    func.sum(case((and_(won, _STATS.c.reason.in_(VICTORY_REASONS)), 1), else_=0)),
+                    0,
+                ).label("wins_by_pieces"),
+                func.coalesce(
+                    func.sum(case((and_(won, _STATS.c.reason.in_(TILES_REASONS)), 1), else_=0)),
+                    0,
+                ).label("wins_by_tiles"),
+            ).where(mine)
+        ).one()
+        rating = connection.execute(
+            select(_RATINGS).where(_RATINGS.c.account_id == account_id)
+        ).first()
+        history = []
+        if rating is not None:
+            points = connection.execute(
+                select(_CHANGES.c.game_id, _CHANGES.c.mu, _CHANGES.c.sigma, _CHANGES.c.created_at)
+                .where(_CHANGES.c.rating_id == rating.id)
+                .order_by(_CHANGES.c.created_at.desc(), _CHANGES.c.game_id)
+                .limit(HISTORY_POINTS)
+            ).all()
+            history = [
+                {"game": p.game_id, "at": p.created_at.isoformat(), "rating": shown(p.mu, p.sigma)}
+                for p in reversed(points)
+            ]
+        recent = connection.execute(
+            select(
+                _STATS.c.game_id,
+                _STATS.c.seat,
+                _STATS.c.place,
+                _STATS.c.players,
+                _STATS.c.reason,
+                _STATS.c.rated,
+                _STATS.c.finished_at,
+                _GAMES.c.name,
+            )
+            .join(_GAMES, _GAMES.c.id == _STATS.c.game_id)
+            .where(mine)
+            .order_by(_STATS.c.finished_at.desc(), _STATS.c.game_id)
+            .limit(RECENT_GAMES)
+        ).all()
+    average = totals.average_place
+    return {
+        "id": account.id,
+        "name": account.name,
+        "since": account.created_at.isoformat(),
+        "games": int(totals.games),
+        "wins": int(totals.wins),
+        "average_place": None if average is None else round(float(average), 2),
+        "stats": {
+            "tiles": int(totals.tiles),
+            "huts": int(totals.huts),
+            "temples": int(totals.temples),
+            "towers": int(totals.towers),
+            "huts_lost": int(totals.huts_lost),
+            "highest_level": int(totals.highest_level),
+            "wins_by_pieces": int(totals.wins_by_pieces),
+            "wins_by_tiles": int(totals.wins_by_tiles),
+        },
+        "rating": None if rating is None else _rating_view(rating),
+        "history": history,
+        "recent": [
+            {
+                "game": r.game_id,
+                "name": r.name,
+                "seat": r.seat,
+                "place": r.place,
+                "players": r.players,
+                "reason": r.reason,
+                "rated": r.rated,
+                "finished_at": r.finished_at.isoformat(),
+            }
+            for r in recent
+        ],
+    }
+
+
+def leaderboard(engine: Engine, limit: int) -> list[dict[str, Any]]:
+    """The ``limit`` best rated accounts and AI levels, best first (by the rating people
+    see, then by ``mu``), each with its rank, name, rating and rated games."""
+    with engine.connect() as connection:
+        rows = connection.execute(
+            select(
+                _RATINGS.c.account_id,
+                _RATINGS.c.ai,
+                _RATINGS.c.mu,
+                _RATINGS.c.sigma,
+                _RATINGS.c.games,
+                _ACCOUNTS.c.name,
+            )
+            .select_from(_RATINGS.outerjoin(_ACCOUNTS, _ACCOUNTS.c.id == _RATINGS.c.account_id))
+            .where(_RATINGS.c.games > 0)
+            .order_by(
+                (_RATINGS.c.mu - 3 * _RATINGS.c.sigma).desc(), _RATINGS.c.mu.desc(), _RATINGS.c.id
+            )
+            .limit(limit)
+        ).all()
+    entries = []
+    for rank, row in enumerate(rows, start=1):
+        level = _level(row.ai)
+        entries.append(
+            {
+                "rank": rank,
+                "kind": "account" if row.account_id is not None else "ai",
+                "id": row.account_id,
+                "level": level,
+                "name": row.name if row.account_id is not None else f"AI level {level}",
+                **_rating_view(row),
+            }
+        )
+    return entries
+
+
+def _level(ai: str | None) -> int | None:
+    if ai and ai.startswith("level:") and ai[6:].isdigit():
+        return int(ai[6:])
+    return None

@@ -1,0 +1,208 @@
+"""The server's tables (SQLAlchemy 2): games, their seats, and every accepted move.
+
+A move row's primary key is ``(game_id, ply)``: two submissions for the same ply cannot both
+be stored, whatever process sends them, so the database decides which one wins.
+Seat tokens are stored only as SHA-256 digests.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Integer, String, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    """Declarative base of the server's tables."""
+
+
+class GameRow(Base):
+    """One game: its options and deck (hidden from clients until it ends), status and result."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    deck: Mapped[list[str]] = mapped_column(JSON)
+    doubles: Mapped[list[str]] = mapped_column(JSON)
+    hints: Mapped[bool] = mapped_column(default=True)
+    ply: Mapped[int] = mapped_column(Integer, default=0)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """The game's clock as of its last change (``taluva.server.games.clocks``); None: no clock."""
+    resignations: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
+    """The record's ``resignations``: players who resigned or ran out of time."""
+    host_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """SHA-256 digest of the host token of whoever created the game (it may cancel it)."""
+    host_account: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The account that created the game, if signed in (it may cancel it too)."""
+
+
+class SeatRow(Base):
+    """One seat of a game: a human (claimed once, by token) or an AI level."""
+
+    __tablename__ = "seats"
+
+    game_id: Mapped[str] = mapped_column(
+        String(16), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    ai: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    name: Mapped[str] = mapped_column(String(80))
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id"), nullable=True, index=True
+    )
+    """The account that took this seat while signed in (None: a guest or an AI)."""
+
+
+class MoveRow(Base):
+    """One accepted move; the key ``(game_id, ply)`` lets exactly one submission per ply in."""
+
+    __tablename__ = "moves"
+
+    game_id: Mapped[str] = mapped_column(
+        String(16), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    ply: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """The game's clock right after this move (None: the game has no clock)."""
+
+
+class ChatMessageRow(Base):
+    """One chat message of a game, written by a seated player; ``id`` orders a game's chat."""
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(
+        String(16), ForeignKey("games.id", ondelete="CASCADE"), index=True
+    )
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(80))
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RematchRow(Base):
+    """The rematch of a finished game: one per game (the key), offered by one of its seats."""
+
+    __tablename__ = "rematches"
+
+    game_id: Mapped[str] = mapped_column(
+        String(16), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    rematch_id: Mapped[str] = mapped_column(
+        String(16), ForeignKey("games.id", ondelete="CASCADE"), unique=True
+    )
+    offered_by: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AccountRow(Base):
+    """A player's account: a unique public name (``name_key``, its case-folded form, is what
+    must be unique) and the Argon2 hash of the password."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(80))
+    name_key: Mapped[str] = mapped_column(String(320), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SessionRow(Base):
+    """A signed-in browser: the SHA-256 digest of its cookie's token, until ``expires_at``."""
+
+    __tablename__ = "sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class RatingRow(Base):
+    """The openskill rating of one account or one AI level (``ai`` such as ``level:3``)."""
+
+    __tablename__ = "ratings"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True, unique=True
+    )
+    ai: Mapped[str | None] = mapped_column(String(32), nullable=True, unique=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingChangeRow(Base):
+    """A rating after one rated game: the history a profile plots."""
+
+    __tablename__ = "rating_changes"
+
+    rating_id: Mapped[int] = mapped_column(
+        ForeignKey("ratings.id", ondelete="CASCADE"), primary_key=True
+    )
+    game_id: Mapped[str] = mapped_column(
+        String(16), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SeatStatsRow(Base):
+    """What one seat did in a finished game, computed once from its record when it ended
+    (the counts are None if the record could not be replayed)."""
+
+    __tablename__ = "seat_stats"
+
+    game_id: Mapped[str] = mapped_column(
+        String(16), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id"), nullable=True, index=True
+    )
+    ai: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    place: Mapped[int] = mapped_column(Integer)
+    players: Mapped[int] = mapped_column(Integer)
+    reason: Mapped[str] = mapped_column(String(32))
+    rated: Mapped[bool] = mapped_column(Boolean)
+    tiles: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    huts: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    temples: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    towers: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    huts_lost: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    highest_level: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ReviewRow(Base):
+    """The review of a finished game (``taluva review --json``'s document): one per game,
+    computed once with ``iterations`` search iterations per position."""
+
+    __tablename__ = "reviews"
+
+    game_id: Mapped[str] = mapped_column(
+        String(16), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    iterations: Mapped[int] = mapped_column(Integer)
+    review: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
