@@ -36,6 +36,11 @@ How the pages write examples so that this file can run them:
 
 Records shown in ```json blocks must be legal games written canonically, and links between
 the pages must lead somewhere.
+
+The README is a newcomer's page: under 200 lines, the two `make` commands, a picture drawn
+by the project's own renderer from a committed game, and one line for each page of docs/,
+where everything else lives (the engine's full tour is docs/engine.md, a doctest like the
+others). Its tests are at the end of this file.
 """
 
 from __future__ import annotations
@@ -47,6 +52,7 @@ import re
 import shlex
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import time
@@ -145,11 +151,10 @@ def test_the_python_examples_of_the_page_pass(page: Path) -> None:
         pytest.fail("".join(report), pytrace=False)
 
 
-def test_the_rules_and_the_notation_hold_doctests() -> None:
-    assert [page.name for page in DOCTEST_PAGES if page.name in ("notation.md", "rules.md")] == [
-        "notation.md",
-        "rules.md",
-    ]
+def test_the_rules_the_notation_and_the_engine_tour_hold_doctests() -> None:
+    """The engine's tour moved from the README to docs/engine.md, and runs there."""
+    pages = ("engine.md", "notation.md", "rules.md")
+    assert [page.name for page in DOCTEST_PAGES if page.name in pages] == list(pages)
 
 
 def test_pytest_runs_the_readme_as_a_doctest() -> None:
@@ -351,9 +356,11 @@ def test_the_shell_example_prints_what_the_page_shows(block: Block, tmp_path: Pa
         run_example(command, f"{relative(block.page)}:{command.line}", tmp_path, env)
 
 
-def test_the_readme_and_the_notation_show_shell_examples() -> None:
+def test_the_readme_and_the_docs_show_shell_examples() -> None:
+    """The README's `make` commands, the command line of the notation and of the engine, and
+    the commands that made the README's picture."""
     pages = {relative(block.page) for block in SHELL_BLOCKS}
-    assert {"README.md", "docs/notation.md"} <= pages
+    assert {"README.md", "docs/notation.md", "docs/engine.md", "docs/playing.md"} <= pages
 
 
 def test_shell_output_is_compared_line_by_line_with_wildcards() -> None:
@@ -668,3 +675,83 @@ def test_the_rules_follow_the_headings_of_the_rules_tests(test_file: str) -> Non
     titles = re.findall(r"^#{2,3} (.+)$", text, flags=re.MULTILINE)
     assert len(headings) >= 3
     assert [title for title in headings if title not in titles] == []
+
+
+# ----------------------------------------------------------------- the README
+
+README = REPO / "README.md"
+README_MAX_LINES = 200
+PICTURE = re.compile(r"!\[[^\]]*\]\((docs/images/[\w.-]+\.png)\)")
+PICTURE_COMMAND = re.compile(
+    r"taluva show (docs/images/[\w.-]+\.json) --ply (\d+) --png (docs/images/[\w.-]+\.png)"
+)
+
+
+def readme_section(title: str) -> str:
+    """The prose of one ``## TITLE`` section of the README."""
+    sections = re.split(r"^## ", prose(README), flags=re.MULTILINE)[1:]
+    found = [section for section in sections if section.splitlines()[0].strip() == title]
+    assert found, f"README.md has no section '## {title}'"
+    return found[0]
+
+
+def test_the_readme_is_a_short_page_with_the_two_make_commands() -> None:
+    """A page a newcomer reads in five minutes; the details live in docs/. Its `make run` and
+    `make test` are run by test_the_shell_example_prints_what_the_page_shows."""
+    lines = README.read_text(encoding="utf-8").splitlines()
+    assert len(lines) < README_MAX_LINES, (
+        f"README.md has {len(lines)} lines: move the details to the right page of docs/"
+    )
+    commands = [
+        shlex.split(command.text, comments=True)
+        for block in SHELL_BLOCKS
+        if block.page == README
+        for command in commands_of(block)
+    ]
+    assert ["make", "run"] in commands
+    assert ["make", "test"] in commands
+
+
+def test_the_readme_names_no_module_of_the_server() -> None:
+    """The server's modules move between subpackages: the README leads to docs/ instead."""
+    text = README.read_text(encoding="utf-8")
+    assert re.findall(r"taluva/server/\S*|taluva\.server\.\S*", text) == []
+
+
+def test_the_readme_leads_to_every_page_of_the_docs() -> None:
+    """'Where to go next' links each page of docs/ once, in an item of its own."""
+    items = [
+        line for line in readme_section("Where to go next").splitlines() if line.startswith("- ")
+    ]
+    first_links = [LINK.findall(item)[0] for item in items if LINK.findall(item)]
+    assert len(first_links) == len(items)
+    assert sorted(first_links) == [f"docs/{page.name}" for page in DOCS]
+
+
+def test_the_readme_picture_is_drawn_from_a_committed_game() -> None:
+    """Each picture the README shows from docs/images/ is a position in the middle of a game
+    recorded beside it, drawn by the command docs/playing.md gives, at the size the renderer
+    gives that position today (if not, run that command again)."""
+    from taluva.render import svg_board
+
+    pictures = PICTURE.findall(README.read_text(encoding="utf-8"))
+    assert pictures
+    playing = (REPO / "docs" / "playing.md").read_text(encoding="utf-8")
+    made_by = {png: (record, int(ply)) for record, ply, png in PICTURE_COMMAND.findall(playing)}
+    for picture in pictures:
+        assert picture in made_by, f"docs/playing.md does not say how {picture} is drawn"
+        record_path, ply = made_by[picture]
+        record = json.loads((REPO / record_path).read_text(encoding="utf-8"))
+        game = Game.from_record(record)
+        assert game.to_record() == record, f"{record_path} is not a canonical record"
+        assert 0 < ply < len(record["moves"]), f"{picture}: ply {ply} is not in mid-game"
+        svg = svg_board(game, ply)
+        size = re.search(r'<svg [^>]*width="([\d.]+)" height="([\d.]+)"', svg)
+        assert size is not None
+        png = (REPO / picture).read_bytes()
+        assert png[:8] == b"\x89PNG\r\n\x1a\n", f"{picture} is not a PNG"
+        width, height = struct.unpack(">II", png[16:24])
+        assert abs(width - float(size[1])) <= 1 and abs(height - float(size[2])) <= 1, (
+            f"{picture} is {width}x{height}, the position {size[1]}x{size[2]}: draw it again "
+            f"with .venv/bin/taluva show {record_path} --ply {ply} --png {picture}"
+        )
