@@ -19,7 +19,9 @@ import pytest
 
 import taluva
 from taluva import Game, cli
+from taluva.ai.levels import LEVELS
 from taluva.cli import engine as engine_commands
+from taluva.engine.options import PLAYER_COUNTS
 
 PERFT_TABLE = Path(__file__).resolve().parent / "data" / "perft" / "base.jsonl"
 ENTRIES: dict[str, dict[str, Any]] = {
@@ -401,6 +403,35 @@ def test_help_teaches_commands_examples_and_exit_codes(
         assert f"usage: taluva {command}" in out
         assert "examples:\n  taluva " + command in out
         assert "exit codes:\n  0    success\n  1    an input file" in out
+
+
+@pytest.mark.parametrize(
+    ("command", "text"),
+    [
+        ("hint", "--level N   AI level {levels} (default 5)"),
+        ("engine", "--level N   level {levels} of a 'bestmove'"),
+        ("arena", "level:N ({levels})"),
+        ("play", "AI level of the hints, {levels}"),
+        ("play", "seats (--players, {players}, comma-separated)"),
+        ("play", "the AI at level {first} (quick) to {last} (on every core)"),
+        ("serve", "AI level of the hint button, {levels} (default 3)"),
+        ("demo", "number of players, {players} (default 2)"),
+        ("new", "number of players, {players} (default 2)"),
+    ],
+)
+def test_help_names_the_levels_and_player_counts_of_the_tables(
+    capsys: pytest.CaptureFixture[str], command: str, text: str
+) -> None:
+    code, out, _ = run(capsys, command, "--help")
+    assert code == 0
+    levels, counts = sorted(LEVELS), list(PLAYER_COUNTS)
+    expected = text.format(
+        levels=f"{levels[0]}-{levels[-1]}",
+        first=levels[0],
+        last=levels[-1],
+        players=f"{counts[0]} to {counts[-1]}",
+    )
+    assert " ".join(expected.split()) in " ".join(out.split())  # wrapped or not
 
 
 def test_version_prints_the_package_version(capsys: pytest.CaptureFixture[str]) -> None:

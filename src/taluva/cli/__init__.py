@@ -3,8 +3,10 @@
 The command line is the top layer: it may use every other layer, and none of them uses it.
 Each group of commands lives in its own module (``engine``: moves, perft, demo, new;
 ``server``: serve; ``cluster``: ai-worker; ``terminal``: play, replay, show; ``ai``: hint,
-review, arena, engine; ``research``: export) whose ``register(subparsers)`` adds the parsers
-and gives each a handler ``handler(args) -> int`` returning the exit code. A handler reports
+review, arena, engine; ``research``: export) whose ``register(subparsers)`` calls one small
+function per command (``_add_serve(subparsers)``) that adds its parser, with the options that
+several commands take declared once in ``common`` (``add_seed_option``, ``add_game_options``...),
+and gives it a handler ``handler(args) -> int`` returning the exit code. A handler reports
 a user's mistake by raising ``UsageError`` (exit 2) or ``InputError`` (exit 1); ``main``
 prints it as one line ``taluva: error: ...``. Every group is registered on every run, so
 registering stays cheap: a handler imports the layer it drives, and an optional library it

@@ -15,8 +15,18 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from taluva.ai.levels import LEVELS
-from taluva.cli.common import FORMATTER, progress_wanted, read_game
+from taluva.cli.common import (
+    FORMATTER,
+    add_json_option,
+    add_level_option,
+    add_progress_option,
+    add_record_argument,
+    add_seed_option,
+    level_range,
+    player_count_range,
+    progress_wanted,
+    read_game,
+)
 from taluva.cli.errors import InputError, UsageError, needs_extra
 from taluva.engine.options import PLAYER_COUNTS, TILES_PER_PLAYER_CHOICES
 
@@ -32,6 +42,16 @@ exit codes:
 
 def register(subparsers: Any) -> None:
     """Add ``hint``, ``review``, ``arena`` and ``engine`` to the ``taluva`` command line."""
+    _add_hint(subparsers)
+    _add_review(subparsers)
+    _add_arena(subparsers)
+    _add_engine(subparsers)
+
+
+_RECORD_HELP: Final = "a game record; '-' reads standard input"
+
+
+def _add_hint(subparsers: Any) -> None:
     hint = subparsers.add_parser(
         "hint",
         help="suggest the best move for the side to move, with its evaluation",
@@ -42,13 +62,13 @@ def register(subparsers: Any) -> None:
         "  taluva new --seed 3 | taluva hint -\n\n" + _EXIT_CODES,
         formatter_class=FORMATTER,
     )
-    hint.add_argument("record", metavar="RECORD", help="a game record; '-' reads standard input")
-    hint.add_argument(
-        "--level", type=_level, default=5, metavar="N", help="AI level 1-5 (default 5)"
-    )
-    hint.add_argument("--json", action="store_true", help="print one JSON object instead")
+    add_record_argument(hint, _RECORD_HELP)
+    add_level_option(hint, f"AI level {level_range()} (default 5)")
+    add_json_option(hint)
     hint.set_defaults(func=_cmd_hint)
 
+
+def _add_review(subparsers: Any) -> None:
     review = subparsers.add_parser(
         "review",
         help="review a game: each move's cost in winning chance, mistakes and blunders",
@@ -62,7 +82,7 @@ def register(subparsers: Any) -> None:
         "  taluva review game.json --from 30 --to 40 --json\n\n" + _EXIT_CODES,
         formatter_class=FORMATTER,
     )
-    review.add_argument("record", metavar="RECORD", help="a game record; '-' reads standard input")
+    add_record_argument(review, _RECORD_HELP)
     review.add_argument(
         "--iterations",
         type=_positive,
@@ -100,15 +120,14 @@ def register(subparsers: Any) -> None:
         metavar="M",
         help="last move to review (default: the last move of the record)",
     )
-    review.add_argument("--json", action="store_true", help="print one JSON object instead")
-    review.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="report progress on standard error (default: when it is a terminal)",
+    add_json_option(review)
+    add_progress_option(
+        review, "report progress on standard error (default: when it is a terminal)"
     )
     review.set_defaults(func=_cmd_review)
 
+
+def _add_arena(subparsers: Any) -> None:
     arena = subparsers.add_parser(
         "arena",
         help="play many games between agents and rate them",
@@ -116,7 +135,8 @@ def register(subparsers: Any) -> None:
         "once in every rotation of the seats, so tile luck cancels out. Prints win rates "
         "with 95% intervals and openskill (Plackett-Luce) ratings; the same seed gives the "
         "same games. Agents: random, greedy, mcts, mcts:iterations=N, mcts:time=SECONDS, "
-        "level:N (1-6), engine:COMMAND (an outside engine, see docs/engine-protocol.md).",
+        f"level:N ({level_range()}), engine:COMMAND (an outside engine, see "
+        "docs/engine-protocol.md).",
         epilog="examples:\n"
         "  taluva arena greedy random --games 20\n"
         "  taluva arena level:5 greedy greedy greedy --games 8 --records games.jsonl\n"
@@ -135,7 +155,7 @@ def register(subparsers: Any) -> None:
     arena.add_argument(
         "--games", type=_positive, default=10, metavar="N", help="games to play (default 10)"
     )
-    arena.add_argument("--seed", type=int, default=1, metavar="S", help="arena seed (default 1)")
+    add_seed_option(arena, "arena seed (default 1)", default=1)
     arena.add_argument(
         "--workers",
         type=_positive,
@@ -154,7 +174,7 @@ def register(subparsers: Any) -> None:
     arena.add_argument(
         "--records", metavar="FILE", help="write every game as JSON Lines, as each one ends"
     )
-    arena.add_argument("--json", action="store_true", help="print the report as JSON")
+    add_json_option(arena, "print the report as JSON")
     arena.add_argument(
         "--tiles-per-player", type=int, default=12, choices=TILES_PER_PLAYER_CHOICES, metavar="T"
     )
@@ -162,14 +182,11 @@ def register(subparsers: Any) -> None:
     arena.add_argument(
         "--ray", metavar="ADDRESS", help="run the games on a Ray cluster (needs Ray installed)"
     )
-    arena.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="show a progress bar (default: when standard error is a terminal)",
-    )
+    add_progress_option(arena, "show a progress bar (default: when standard error is a terminal)")
     arena.set_defaults(func=_cmd_arena)
 
+
+def _add_engine(subparsers: Any) -> None:
     engine = subparsers.add_parser(
         "engine",
         help="speak the engine protocol on standard input and output",
@@ -180,23 +197,11 @@ def register(subparsers: Any) -> None:
         "taluva engine\n\n" + _EXIT_CODES,
         formatter_class=FORMATTER,
     )
-    engine.add_argument(
-        "--level",
-        type=_level,
-        default=5,
-        metavar="N",
-        help="level 1-5 of a 'bestmove' sent without a budget (default 5)",
+    add_level_option(
+        engine, f"level {level_range()} of a 'bestmove' sent without a budget (default 5)"
     )
-    engine.add_argument("--seed", type=int, default=0, metavar="S", help="search seed (default 0)")
+    add_seed_option(engine, "search seed (default 0)", default=0)
     engine.set_defaults(func=_cmd_engine)
-
-
-def _level(text: str) -> int:
-    if text not in {str(number) for number in LEVELS}:
-        raise argparse.ArgumentTypeError(
-            f"level {text!r}: choose a whole number from {min(LEVELS)} to {max(LEVELS)}"
-        )
-    return int(text)
 
 
 def _positive(text: str) -> int:
@@ -314,7 +319,9 @@ def _cmd_arena(args: argparse.Namespace) -> int:
 
     specs = list(args.agents) + [f"engine:{command}" for command in args.engine]
     if len(specs) not in PLAYER_COUNTS:
-        raise UsageError(f"{len(specs)} agents given: a game needs 2 to 5 (one per seat)")
+        raise UsageError(
+            f"{len(specs)} agents given: a game needs {player_count_range()} (one per seat)"
+        )
     for spec in specs:
         if spec.startswith("engine:"):
             continue

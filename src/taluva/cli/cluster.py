@@ -8,7 +8,13 @@ import logging
 import os
 from typing import Any
 
-from taluva.cli.common import check_redis_url, reach_redis
+from taluva.cli.common import (
+    add_quiet_option,
+    add_reclaim_after_option,
+    add_redis_option,
+    check_redis_url,
+    reach_redis,
+)
 from taluva.cli.errors import UsageError, needs_extra
 
 EPILOG = """\
@@ -29,6 +35,10 @@ exit codes:
 
 def register(subparsers: Any) -> None:
     """Add the ``ai-worker`` subcommand."""
+    _add_ai_worker(subparsers)
+
+
+def _add_ai_worker(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "ai-worker",
         help="play the AI turns of servers started with --redis (on this host or another)",
@@ -37,11 +47,8 @@ def register(subparsers: Any) -> None:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument(
-        "--redis",
-        metavar="URL",
-        required=True,
-        help="the Redis the servers use, e.g. redis://localhost:6379/0",
+    add_redis_option(
+        parser, "the Redis the servers use, e.g. redis://localhost:6379/0", required=True
     )
     parser.add_argument(
         "--processes",
@@ -50,14 +57,10 @@ def register(subparsers: Any) -> None:
         metavar="N",
         help="worker processes, each thinking about one turn at a time (default: cores)",
     )
-    parser.add_argument(
-        "--reclaim-after",
-        type=float,
-        default=15.0,
-        metavar="S",
-        help="seconds after which a silent worker's job goes to another (default 15)",
+    add_reclaim_after_option(
+        parser, "seconds after which a silent worker's job goes to another (default 15)"
     )
-    parser.add_argument("--quiet", action="store_true", help="log warnings and errors only")
+    add_quiet_option(parser)
     parser.set_defaults(func=_cmd_ai_worker)
 
 

@@ -1,5 +1,6 @@
 """What several groups of commands share: reading and writing records, argument types, the
-game options and the layout of help texts."""
+options that several commands take (declared once here, each command's parser adds them), the
+ranges of levels and player counts as help texts print them, and the layout of help texts."""
 
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Final
 
+from taluva.ai.levels import LEVELS
 from taluva.cli.errors import InputError, UsageError, needs_extra
 from taluva.engine.errors import InvalidOption, InvalidRecord
-from taluva.engine.game import Game, game_from_record, load_record, save_record
-from taluva.engine.options import EXPANSIONS, HOUSE_RULES
+from taluva.engine.game import Game
+from taluva.engine.options import EXPANSIONS, HOUSE_RULES, PLAYER_COUNTS
 
 FORMATTER: Final = argparse.RawDescriptionHelpFormatter
 """Help formatting that keeps the examples' layout."""
@@ -46,10 +48,10 @@ def read_game(source: str) -> Game:
     """
     try:
         if source == "-":
-            return game_from_record(sys.stdin.read(), source="<stdin>")
+            return Game.from_record(sys.stdin.read(), source="<stdin>")
         if Path(source).is_dir():
             raise InputError(f"{source}: is a directory, not a game record")
-        return load_record(source)
+        return Game.load(source)
     except InvalidRecord as error:
         raise InputError(str(error)) from None
     except UnicodeDecodeError:
@@ -62,7 +64,7 @@ def write_game(game: Game, output: str) -> None:
         sys.stdout.write(json.dumps(game.to_record(), indent=1) + "\n")
         return
     try:
-        save_record(game, output)
+        game.save(output)
     except OSError as error:
         raise InputError.unwritable(output, error) from None
 
@@ -123,7 +125,91 @@ def wrap(text: str) -> str:
     return textwrap.fill(text, width=79)
 
 
-def add_game_options(parser: argparse.ArgumentParser) -> None:
+def level_range() -> str:
+    """The AI levels as help texts write them, ``FIRST-LAST``: read from ``LEVELS``."""
+    return f"{min(LEVELS)}-{max(LEVELS)}"
+
+
+def player_count_range() -> str:
+    """How many players a game may have as messages write it, ``FEWEST to MOST``: read from
+    ``PLAYER_COUNTS``."""
+    return f"{min(PLAYER_COUNTS)} to {max(PLAYER_COUNTS)}"
+
+
+def ai_level(text: str) -> int:
+    """An argparse type for an AI level, one of ``LEVELS``."""
+    if text not in {str(number) for number in LEVELS}:
+        raise argparse.ArgumentTypeError(
+            f"level {text!r}: choose a whole number from {min(LEVELS)} to {max(LEVELS)}"
+        )
+    return int(text)
+
+
+# ---------------------------------------------------------------- options of several commands
+
+
+def add_record_argument(
+    parser: argparse.ArgumentParser,
+    help: str = "a game record (JSON, see docs/notation.md); '-' reads it from standard input",
+) -> None:
+    """The positional ``RECORD``: a game record file, ``-`` for standard input."""
+    parser.add_argument("record", metavar="RECORD", help=help)
+
+
+def add_players_option(parser: argparse.ArgumentParser) -> None:
+    """``--players N``, the number of players of a new game (``demo``, ``new``)."""
+    parser.add_argument(
+        "--players",
+        type=whole_number(min(PLAYER_COUNTS)),
+        default=2,
+        metavar="N",
+        help=f"number of players, {player_count_range()} (default 2)",
+    )
+
+
+def add_seed_option(parser: argparse.ArgumentParser, help: str, default: int | None = None) -> None:
+    """``--seed S``: what the shuffle or the search starts from, so a run can be repeated."""
+    parser.add_argument("--seed", type=int, default=default, metavar="S", help=help)
+
+
+def add_level_option(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--level N``, an AI level (default 5) that the parser checks against ``LEVELS``."""
+    parser.add_argument("--level", type=ai_level, default=5, metavar="N", help=help)
+
+
+def add_json_option(
+    parser: argparse.ArgumentParser, help: str = "print one JSON object instead"
+) -> None:
+    """``--json``: print the answer as JSON for programs, not as text for people."""
+    parser.add_argument("--json", action="store_true", help=help)
+
+
+def add_progress_option(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--progress``/``--no-progress``; unset (None), ``progress_wanted`` decides."""
+    parser.add_argument(
+        "--progress", action=argparse.BooleanOptionalAction, default=None, help=help
+    )
+
+
+def add_redis_option(parser: argparse.ArgumentParser, help: str, required: bool = False) -> None:
+    """``--redis URL``, the Redis that the server processes and AI workers share."""
+    parser.add_argument("--redis", metavar="URL", required=required, default=None, help=help)
+
+
+def add_reclaim_after_option(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--reclaim-after S``: seconds after which a silent worker's AI job goes to another."""
+    parser.add_argument("--reclaim-after", type=float, default=15.0, metavar="S", help=help)
+
+
+def add_quiet_option(parser: argparse.ArgumentParser) -> None:
+    """``--quiet``: the log of a long-running process keeps warnings and errors only."""
+    parser.add_argument("--quiet", action="store_true", help="log warnings and errors only")
+
+
+def add_game_options(
+    parser: argparse.ArgumentParser,
+    expansion_help: str = f"an expansion to play with (repeat for more): {', '.join(EXPANSIONS)}",
+) -> None:
     """``--tiles-per-player``, ``--expansion`` and ``--house-rule``."""
     parser.add_argument(
         "--tiles-per-player",
@@ -138,7 +224,7 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
         dest="expansions",
         default=[],
         metavar="E",
-        help=f"an expansion to play with (repeat for more): {', '.join(EXPANSIONS)}",
+        help=expansion_help,
     )
     parser.add_argument(
         "--house-rule",

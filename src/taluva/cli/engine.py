@@ -13,6 +13,10 @@ from typing import Any
 from taluva.cli.common import (
     FORMATTER,
     add_game_options,
+    add_players_option,
+    add_progress_option,
+    add_record_argument,
+    add_seed_option,
     new_game,
     progress_wanted,
     read_game,
@@ -52,7 +56,7 @@ def count_by_first_move(
     for done, move in enumerate(moves, start=1):
         game.play(move)
         count = 1 if depth <= 1 or game.is_over else perft(game, depth - 1)
-        game.undo()
+        game.pop()
         counts[str(move)] = count
         if report is not None:
             report(done, len(moves), str(move), count)
@@ -172,17 +176,18 @@ def _cmd_new(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------- the parsers
 
-
-def _add_record_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "record",
-        metavar="RECORD",
-        help="a game record (JSON, see docs/notation.md); '-' reads it from standard input",
-    )
+_SEED_HELP = "seed for the shuffle (and the random players): the same seed, the same game"
 
 
 def register(subparsers: Any) -> None:
     """Add ``moves``, ``perft``, ``demo`` and ``new`` to the ``taluva`` command line."""
+    _add_moves(subparsers)
+    _add_perft(subparsers)
+    _add_demo(subparsers)
+    _add_new(subparsers)
+
+
+def _add_moves(subparsers: Any) -> None:
     moves = subparsers.add_parser(
         "moves",
         help="list the legal moves of a position",
@@ -195,9 +200,11 @@ def register(subparsers: Any) -> None:
         f"\n\n{EXIT_CODES_HELP}",
         formatter_class=FORMATTER,
     )
-    _add_record_argument(moves)
+    add_record_argument(moves)
     moves.set_defaults(func=_cmd_moves)
 
+
+def _add_perft(subparsers: Any) -> None:
     perft_parser = subparsers.add_parser(
         "perft",
         help="count the move sequences of a given depth (perft)",
@@ -216,7 +223,7 @@ def register(subparsers: Any) -> None:
         f"\n{EXIT_CODES_HELP}",
         formatter_class=FORMATTER,
     )
-    _add_record_argument(perft_parser)
+    add_record_argument(perft_parser)
     perft_parser.add_argument(
         "depth",
         metavar="DEPTH",
@@ -227,17 +234,15 @@ def register(subparsers: Any) -> None:
     perft_parser.add_argument(
         "--divide", action="store_true", help="print the count of each first move, then the total"
     )
-    perft_parser.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="report each finished first move on standard error "
+    add_progress_option(
+        perft_parser,
+        "report each finished first move on standard error "
         "(default: on when standard error is a terminal)",
     )
     perft_parser.set_defaults(func=_cmd_perft)
 
-    players_help = "number of players, 2 to 5 (default 2)"
-    seed_help = "seed for the shuffle (and the random players): the same seed, the same game"
+
+def _add_demo(subparsers: Any) -> None:
     demo = subparsers.add_parser(
         "demo",
         help="watch random players play a whole game",
@@ -251,8 +256,8 @@ def register(subparsers: Any) -> None:
         f"\n\n{EXIT_CODES_HELP}",
         formatter_class=FORMATTER,
     )
-    demo.add_argument("--players", type=whole_number(2), default=2, metavar="N", help=players_help)
-    demo.add_argument("--seed", type=int, metavar="S", help=seed_help)
+    add_players_option(demo)
+    add_seed_option(demo, _SEED_HELP)
     add_game_options(demo)
     demo.add_argument(
         "-o",
@@ -262,6 +267,8 @@ def register(subparsers: Any) -> None:
     )
     demo.set_defaults(func=_cmd_demo)
 
+
+def _add_new(subparsers: Any) -> None:
     new = subparsers.add_parser(
         "new",
         help="write the record of a fresh game",
@@ -276,8 +283,8 @@ def register(subparsers: Any) -> None:
         f"\n{EXIT_CODES_HELP}",
         formatter_class=FORMATTER,
     )
-    new.add_argument("--players", type=whole_number(2), default=2, metavar="N", help=players_help)
-    new.add_argument("--seed", type=int, metavar="S", help=seed_help + " (default: random)")
+    add_players_option(new)
+    add_seed_option(new, _SEED_HELP + " (default: random)")
     add_game_options(new)
     new.add_argument(
         "-o",

@@ -31,6 +31,10 @@ exit codes:
 
 def register(subparsers: Any) -> None:
     """Add ``taluva export`` to the command line."""
+    _add_export(subparsers)
+
+
+def _add_export(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "export",
         help="turn game records (JSON Lines) into training samples (.npz)",

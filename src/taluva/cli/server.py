@@ -14,7 +14,14 @@ from typing import Any
 
 from taluva.ai.levels import LEVELS
 from taluva.ai.review import LIVE_ITERATIONS
-from taluva.cli.common import check_redis_url, reach_redis
+from taluva.cli.common import (
+    add_quiet_option,
+    add_reclaim_after_option,
+    add_redis_option,
+    check_redis_url,
+    level_range,
+    reach_redis,
+)
 from taluva.cli.errors import InputError, UsageError, needs_extra
 from taluva.server.config import (
     DEFAULT_AI_ONLY_QUOTA,
@@ -51,15 +58,47 @@ exit codes:
 
 def register(subparsers: Any) -> None:
     """Add the ``serve`` subcommand."""
+    _add_serve(subparsers)
+
+
+def _add_serve(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "serve",
         help="run the game server: lobby, online play, AI seats, replays",
         description="Serve the browser client and the HTTP/WebSocket API. Players open the "
-        "printed address, create a game in the lobby (seats for people or AI levels 1-6), "
-        "and send the join link to the others.",
+        "printed address, create a game in the lobby (seats for people or AI levels "
+        f"{level_range()}), and send the join link to the others.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    _add_address_options(parser)
+    _add_ai_options(parser)
+    _add_limit_options(parser)
+    add_redis_option(
+        parser,
+        "run as one of several server processes sharing this Redis (redis://HOST:PORT/DB) "
+        "and one PostgreSQL --database; AI seats are then played by 'taluva ai-worker' "
+        "(docs/deploy.md)",
+    )
+    add_reclaim_after_option(
+        parser,
+        "with --redis: seconds after which an AI answer taken by a server process that "
+        "died goes to another (default 15)",
+    )
+    parser.add_argument(
+        "--abandon-after",
+        type=float,
+        default=14.0,
+        metavar="DAYS",
+        help="days without a move after which an open or live game ends as abandoned, not "
+        "rated (default 14; checked at start and every few minutes)",
+    )
+    add_quiet_option(parser)
+    parser.set_defaults(func=_cmd_serve)
+
+
+def _add_address_options(parser: argparse.ArgumentParser) -> None:
+    """Where the server listens and where it keeps the games."""
     parser.add_argument(
         "--host",
         default="127.0.0.1",
@@ -73,6 +112,10 @@ def register(subparsers: Any) -> None:
         help="SQLAlchemy URL: sqlite:///FILE or postgresql+psycopg://USER:PASS@HOST/DB "
         f"(default {default_database_url()})",
     )
+
+
+def _add_ai_options(parser: argparse.ArgumentParser) -> None:
+    """The AI seats, hints, reviews and win chances, and the processes that compute them."""
     parser.add_argument(
         "--ai-workers",
         type=int,
@@ -102,7 +145,7 @@ def register(subparsers: Any) -> None:
         default=3,
         choices=list(LEVELS),
         metavar="L",
-        help="AI level of the hint button, 1-6 (default 3)",
+        help=f"AI level of the hint button, {level_range()} (default 3)",
     )
     parser.add_argument(
         "--review-iterations",
@@ -128,6 +171,10 @@ def register(subparsers: Any) -> None:
         help="search iterations behind the win-chance bar of unrated games (default "
         f"{LIVE_ITERATIONS}: a few tenths of a second a position)",
     )
+
+
+def _add_limit_options(parser: argparse.ArgumentParser) -> None:
+    """What one connection or client address may ask of the server."""
     parser.add_argument(
         "--ws-rate",
         type=float,
@@ -167,32 +214,6 @@ def register(subparsers: Any) -> None:
         "X-Forwarded-For header names the client (default: none, every limit counts the "
         "address that connects)",
     )
-    parser.add_argument(
-        "--redis",
-        metavar="URL",
-        default=None,
-        help="run as one of several server processes sharing this Redis (redis://HOST:PORT/DB) "
-        "and one PostgreSQL --database; AI seats are then played by 'taluva ai-worker' "
-        "(docs/deploy.md)",
-    )
-    parser.add_argument(
-        "--reclaim-after",
-        type=float,
-        default=15.0,
-        metavar="S",
-        help="with --redis: seconds after which an AI answer taken by a server process that "
-        "died goes to another (default 15)",
-    )
-    parser.add_argument(
-        "--abandon-after",
-        type=float,
-        default=14.0,
-        metavar="DAYS",
-        help="days without a move after which an open or live game ends as abandoned, not "
-        "rated (default 14; checked at start and every few minutes)",
-    )
-    parser.add_argument("--quiet", action="store_true", help="log warnings and errors only")
-    parser.set_defaults(func=_cmd_serve)
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:

@@ -13,17 +13,30 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Final
 
-from taluva.cli.common import FORMATTER, new_game, read_game, write_bytes
+from taluva.ai.levels import LEVELS
+from taluva.cli.common import (
+    FORMATTER,
+    add_game_options,
+    add_record_argument,
+    add_seed_option,
+    level_range,
+    new_game,
+    player_count_range,
+    read_game,
+    write_bytes,
+)
 from taluva.cli.errors import EXIT_CODES_HELP, UsageError, needs_extra
 from taluva.engine.game import Game
-from taluva.engine.options import HOUSE_RULES, ZONE_NAMES
+from taluva.engine.options import ZONE_NAMES
 
 DEFAULT_SEATS: Final = "human,ai:3"
 
+_AI_LEVELS: Final = f"level {min(LEVELS)} (quick) to {max(LEVELS)} (on every core)"
+
 PLAY_EPILOG: Final = f"""\
-seats (--players, 2 to 5, comma-separated):
+seats (--players, {player_count_range()}, comma-separated):
   human, human:NAME     a person at this terminal (several people take turns: hot-seat)
-  ai:LEVEL              the AI at level 1 (quick) to 6 (on every core); 'ai' alone is level 3
+  ai:LEVEL              the AI at {_AI_LEVELS}; 'ai' alone is level 3
   ai:SPEC               any AI spec: random, greedy, mcts, mcts:iterations=N, mcts:time=S
 
 examples:
@@ -44,6 +57,15 @@ keys of the full-screen game: press ? in the game for the whole list
 
 def register(subparsers: Any) -> None:
     """Add ``play``, ``replay`` and ``show`` to the ``taluva`` command line."""
+    _add_play(subparsers)
+    _add_replay(subparsers)
+    _add_show(subparsers)
+
+
+_RECORD_HELP: Final = "a game record (JSON); '-' reads standard input"
+
+
+def _add_play(subparsers: Any) -> None:
     play = subparsers.add_parser(
         "play",
         help="play a game in the terminal (full screen, or line by line with --plain)",
@@ -60,28 +82,11 @@ def register(subparsers: Any) -> None:
         metavar="SEATS",
         help=f"who plays, in seat order (default {DEFAULT_SEATS}); see 'seats' below",
     )
-    play.add_argument("--seed", type=int, metavar="S", help="seed for the shuffle and the AI")
-    play.add_argument(
-        "--tiles-per-player",
-        type=int,
-        default=12,
-        metavar="T",
-        help="12 (default), or 18 or 24 in a two-player game",
-    )
-    play.add_argument(
-        "--expansion",
-        action="append",
-        dest="expansions",
-        metavar="E",
-        help="an expansion (repeat for more): ships, double_hex, board:ZONE with ZONE one of "
-        + ", ".join(ZONE_NAMES),
-    )
-    play.add_argument(
-        "--house-rule",
-        action="append",
-        dest="house_rules",
-        metavar="R",
-        help=f"a house rule (repeat for more): {', '.join(HOUSE_RULES)}",
+    add_seed_option(play, "seed for the shuffle and the AI")
+    add_game_options(
+        play,
+        expansion_help="an expansion (repeat for more): ships, double_hex, board:ZONE with "
+        "ZONE one of " + ", ".join(ZONE_NAMES),
     )
     play.add_argument("--load", metavar="RECORD", help="continue the game saved in RECORD")
     play.add_argument(
@@ -98,7 +103,11 @@ def register(subparsers: Any) -> None:
         help="full screen: pause after each AI move so you can follow it (default 0.8)",
     )
     play.add_argument(
-        "--hint-level", type=int, default=5, metavar="N", help="AI level of the hints, 1-6"
+        "--hint-level",
+        type=int,
+        default=5,
+        metavar="N",
+        help=f"AI level of the hints, {level_range()}",
     )
     play.add_argument(
         "--win-chance",
@@ -108,6 +117,8 @@ def register(subparsers: Any) -> None:
     )
     play.set_defaults(func=_cmd_play)
 
+
+def _add_replay(subparsers: Any) -> None:
     replay = subparsers.add_parser(
         "replay",
         help="step through a saved game forwards and backwards",
@@ -117,11 +128,13 @@ def register(subparsers: Any) -> None:
         f"  taluva replay game.json --plain < steps.txt\n\n{EXIT_CODES_HELP}",
         formatter_class=FORMATTER,
     )
-    _record_argument(replay)
+    add_record_argument(replay, _RECORD_HELP)
     replay.add_argument("--ply", type=int, metavar="N", help="start at ply N (default 0)")
     replay.add_argument("--plain", action="store_true", help="line-by-line text mode")
     replay.set_defaults(func=_cmd_replay)
 
+
+def _add_show(subparsers: Any) -> None:
     show = subparsers.add_parser(
         "show",
         help="draw a position: as text, or as an SVG or PNG picture",
@@ -133,7 +146,7 @@ def register(subparsers: Any) -> None:
         "move12.svg\n  taluva show game.json --png board.png --size 48\n\n" + EXIT_CODES_HELP,
         formatter_class=FORMATTER,
     )
-    _record_argument(show)
+    add_record_argument(show, _RECORD_HELP)
     show.add_argument("--ply", type=int, metavar="N", help="the position after N moves")
     show.add_argument("--svg", metavar="FILE", help="write an SVG picture ('-' for stdout)")
     show.add_argument("--png", metavar="FILE", help="write a PNG picture")
@@ -146,14 +159,7 @@ def register(subparsers: Any) -> None:
     show.set_defaults(func=_cmd_show)
 
 
-def _record_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "record", metavar="RECORD", help="a game record (JSON); '-' reads standard input"
-    )
-
-
 def _cmd_play(args: argparse.Namespace) -> int:
-    from taluva.ai.levels import LEVELS
     from taluva.terminal.session import SeatError, Session, parse_seats
 
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
@@ -172,7 +178,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
                 args.house_rules or (),
             )
         if args.hint_level not in LEVELS:
-            raise UsageError(f"--hint-level {args.hint_level}: choose 1 to {max(LEVELS)}")
+            raise UsageError(
+                f"--hint-level {args.hint_level}: choose {min(LEVELS)} to {max(LEVELS)}"
+            )
         if args.ai_delay < 0:
             raise UsageError(f"--ai-delay {args.ai_delay}: a pause cannot be negative")
         session = Session(game, seats, seed)

@@ -6,10 +6,11 @@
 >>> game.num_players(), game.num_distinct_actions(), game.max_chance_outcomes()
 (3, 18292, 25)
 
-Parameters: ``players`` (2-5), ``tiles_per_player`` (12, 18, 24), ``expansions`` and
-``house_rules`` (names joined by ``+``, e.g. ``python_taluva(expansions=ships+double_hex)``,
-since commas separate parameters there) and ``radius`` (the action window, see
-``taluva.research.actions``). Needs the ``[openspiel]`` extra.
+Parameters: ``players`` (a count of ``taluva.engine.options.PLAYER_COUNTS``),
+``tiles_per_player`` (12, 18, 24), ``expansions`` and ``house_rules`` (names joined by ``+``,
+e.g. ``python_taluva(expansions=ships+double_hex)``, since commas separate parameters there)
+and ``radius`` (the action window, see ``taluva.research.actions``). Needs the ``[openspiel]``
+extra.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from taluva.engine.errors import InvalidOption
+from taluva.engine.options import PLAYER_COUNTS
 from taluva.research.actions import DEFAULT_RADIUS
 from taluva.research.observations import Observer
 from taluva.research.state import TaluvaConfig, TaluvaState
@@ -43,8 +45,8 @@ GAME_TYPE: Final = pyspiel.GameType(
     information=pyspiel.GameType.Information.PERFECT_INFORMATION,
     utility=pyspiel.GameType.Utility.ZERO_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=5,
-    min_num_players=2,
+    max_num_players=max(PLAYER_COUNTS),
+    min_num_players=min(PLAYER_COUNTS),
     provides_information_state_string=True,
     provides_information_state_tensor=False,
     provides_observation_string=True,

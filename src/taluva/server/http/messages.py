@@ -16,6 +16,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from taluva.ai.levels import LEVELS
+from taluva.engine.options import PLAYER_COUNTS
 from taluva.server.errors import ApiError
 
 MAX_REF_CHARS = 64
@@ -127,7 +129,9 @@ class SeatRequest(Strict):
 
     kind: Literal["human", "ai"]
     name: str | None = Field(default=None, description="a human's name (see docs: Names)")
-    level: int | None = Field(default=None, description="an AI seat's level, 1 to 5")
+    level: int | None = Field(
+        default=None, description=f"an AI seat's level, {min(LEVELS)} to {max(LEVELS)}"
+    )
     take: bool = Field(default=False, description="this client takes the seat (hot-seat: several)")
 
 
@@ -145,7 +149,9 @@ class CreateGameRequest(Strict):
     """A new game from the lobby."""
 
     name: str | None = Field(default=None, description="shown in the lobby (see docs: Names)")
-    seats: list[SeatRequest] = Field(min_length=2, max_length=5)
+    seats: list[SeatRequest] = Field(
+        min_length=min(PLAYER_COUNTS), max_length=max(PLAYER_COUNTS)
+    )
     tiles_per_player: int = Field(default=12, description="12, or 18 or 24 with two players")
     expansions: list[Option] = Field(
         default_factory=list, max_length=16, description="see GET /api/config"
