@@ -16,6 +16,7 @@ import time
 from taluva import Game
 from taluva.engine.expansions.board_zones import ZONES
 from taluva.engine.expansions.ships import enclosed_sea
+from taluva.engine.moves import TILE
 
 CONFIGS: list[tuple[str, ...]] = [
     (),
@@ -72,7 +73,7 @@ def early_ends(zone: str, players: int, games: int, seed: int) -> tuple[float, f
         game = Game.new(players=players, seed=seed + index, expansions=(f"board:{zone}",))
         play_random(game, rng)
         early += game.result is not None and game.result.reason == "no-placement"
-        placed += sum(1 for move in game.moves if move.kind == "tile")
+        placed += sum(1 for move in game.moves if move.kind == TILE)
     return early / games, placed / games
 
 

@@ -59,7 +59,10 @@ def playouts():
     return size, "games"
 
 def perft_table():
-    from taluva.perft import perft
+    try:
+        from taluva.engine.perft import perft
+    except ImportError:  # a base from before the engine moved into taluva.engine (d3af43d)
+        from taluva.perft import perft
     leaves = 0
     for line in open(sys.argv[3]).readlines()[:size]:
         entry = json.loads(line)

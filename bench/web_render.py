@@ -48,6 +48,7 @@ import httpx
 from server_load import export_path, free_port
 
 from taluva import Game
+from taluva.engine.moves import DOUBLE, TILE
 from taluva.server.players.standings import settle
 from taluva.server.storage.store import LIVE, NewMove, Store, StoredGame, StoredSeat, token_digest
 
@@ -62,7 +63,7 @@ def island_of_60_tiles(seed: int) -> Game:
     rng = random.Random(seed)
     game = Game.new(players=PLAYERS, seed=seed)
     while True:
-        placed = sum(1 for m in game.moves if str(m).startswith(("tile ", "double ")))
+        placed = sum(1 for m in game.moves if m.kind in (TILE, DOUBLE))
         if placed == TILES - 1 and game.phase == "tile":
             return game
         if game.is_over:
@@ -233,7 +234,7 @@ def first_render(browser: Any, context: Any, url: str, game_id: str) -> dict[str
 
 def chosen_move(game: Game) -> str:
     """An eruption burying the most huts, else the first tile placement."""
-    tiles = sorted(str(m) for m in game.legal_moves() if str(m).startswith("tile "))
+    tiles = sorted(str(m) for m in game.legal_moves() if m.kind == TILE)
 
     def buried(text: str) -> int:
         trial = game.copy()

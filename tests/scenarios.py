@@ -17,6 +17,7 @@ from typing import Any
 
 from taluva import Game, IllegalMove, Move, format_hex, parse_hex
 from taluva.engine.hexes import DELTAS
+from taluva.engine.moves import EXPAND, HUT, TEMPLE, TOWER
 from taluva.engine.tiles import TERRAIN_NAMES
 
 FIXTURES = Path(__file__).resolve().parent / "data" / "rules"
@@ -151,11 +152,11 @@ def biased_move(game: Game, rng: random.Random, style: dict[str, float]) -> Move
         if eruptions and rng.random() < style["erupt"]:
             return rng.choice(eruptions)
         return rng.choice(moves)
-    for kind in ("tower", "temple", "hut"):
+    for kind in (TOWER, TEMPLE, HUT):
         options = [m for m in moves if m.kind == kind]
         if options and rng.random() < style[kind]:
             return rng.choice(options)
-    expansions = [m for m in moves if m.kind == "expand"]
+    expansions = [m for m in moves if m.kind == EXPAND]
     if expansions and rng.random() < style["big"]:
         return max(expansions, key=lambda m: (sum(game.level(h) for h in m.hexes), rng.random()))
     return rng.choice(moves)
@@ -254,10 +255,10 @@ def _two_of(game: Game, piece: str) -> bool:
 
 def _grown_together(game: Game, piece: str) -> bool:
     """The last move, a hut or an expansion, joined settlements into one with two ``piece``."""
-    if not game.moves or game.moves[-1].kind not in ("hut", "expand") or not _two_of(game, piece):
+    if not game.moves or game.moves[-1].kind not in (HUT, EXPAND) or not _two_of(game, piece):
         return False
     before = game.copy()
-    before.undo()
+    before.pop()
     return not _two_of(before, piece)
 
 

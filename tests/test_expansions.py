@@ -27,7 +27,7 @@ from scenarios import allowed, legal, refused
 
 from taluva import Game, InvalidOption, InvalidRecord, Move, coords, hex_at
 from taluva.engine.expansions.board_zones import ZONES, Zone
-from taluva.engine.game import load_record, save_record
+from taluva.engine.moves import DOUBLE, DRAW, EXPAND, HUT, SHIP, TEMPLE, TILE, TOWER
 from taluva.engine.perft import perft
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -209,7 +209,7 @@ def corners_outside(zone: Zone | str, hexes: Sequence[int]) -> int:
 
 def footprint_of(move: Move, tile: str | None) -> tuple[list[int], list[int]]:
     """Hexes and terrains (indexes of ``VJCSRL``) a tile or double-hex move would cover."""
-    if move.kind == "double":
+    if move.kind == DOUBLE:
         return [move.hex, step(move.hex, move.orientation)], [LETTERS.index(c) for c in move.tile]
     assert tile is not None
     hexes = [move.hex, step(move.hex, move.orientation), step(move.hex, move.orientation + 1)]
@@ -245,20 +245,20 @@ class Oracle:
             return "the game is over"
         if game.phase == "tile":
             return self.tile_problem(move)
-        if move.kind in ("tile", "draw", "double"):
+        if move.kind in (TILE, DRAW, DOUBLE):
             return "a build is due"
         return self.build_problem(move)
 
     def tile_problem(self, move: Move) -> str | None:
         game = self.game
         if game.tile is None:
-            if move.kind == "draw":
+            if move.kind == DRAW:
                 return None if game.tiles_left else "the pile is empty"
-            if move.kind != "double":
+            if move.kind != DOUBLE:
                 return "draw or take a double-hex tile first"
             if move.tile not in game.doubles:
                 return "not face up"
-        elif move.kind != "tile":
+        elif move.kind != TILE:
             return "the drawn tile must be placed"
         return self.placement_problem(*footprint_of(move, game.tile))
 
@@ -301,7 +301,7 @@ class Oracle:
         supply = game.supply(player)
         own_groups = self.settlements[player]
         own = {x for group in own_groups for x in group}
-        if move.kind == "ship":
+        if move.kind == SHIP:
             if "ships" not in game.expansions or not supply["ships"]:
                 return "no ship"
             lagoon = self.lagoon_of(move.hex)
@@ -312,17 +312,17 @@ class Oracle:
             if not any(n in own for x in lagoon for n in around(x)):
                 return "no own settlement next to the lagoon"
             return None
-        targets = list(move.hexes) if move.kind == "expand" else [move.hex]
+        targets = list(move.hexes) if move.kind == EXPAND else [move.hex]
         for x in targets:
             if not game.level(x) or game.terrain(x) == 0 or game.building(x) is not None:
                 return "not buildable"
-        if move.kind == "hut":
+        if move.kind == HUT:
             if not supply["huts"]:
                 return "no hut"
             if game.level(move.hex) != 1:
                 return "not level 1"
             return "next to own building" if any(n in own for n in around(move.hex)) else None
-        if move.kind == "expand":
+        if move.kind == EXPAND:
             for group in own_groups:
                 field = {
                     n
@@ -336,7 +336,7 @@ class Oracle:
             return "not a whole field next to a settlement"
         next_to = [group for group in own_groups if any(n in group for n in around(move.hex))]
         kinds = [{game.building(x)[1] for x in group} for group in next_to]  # type: ignore[index]
-        if move.kind == "temple":
+        if move.kind == TEMPLE:
             if not supply["temples"]:
                 return "no temple"
             big = [
@@ -344,7 +344,7 @@ class Oracle:
                 for group, k in zip(next_to, kinds, strict=True)
             ]
             return None if any(big) else "no settlement of 3 hexes without a temple"
-        if move.kind == "tower":
+        if move.kind == TOWER:
             if not supply["towers"]:
                 return "no tower"
             if game.level(move.hex) < 3:
@@ -376,9 +376,9 @@ def candidate_moves(game: Game, oracle: Oracle) -> set[Move]:
                 moves.update(Move.place_double(code, hex_, k) for code in game.doubles)
         return moves
     for hex_ in near_island(game, 1):
-        moves.update(Move(kind, hex_) for kind in ("hut", "temple", "tower"))
+        moves.update(Move(kind, hex_) for kind in (HUT, TEMPLE, TOWER))
         lagoon = oracle.lagoon_of(hex_)
-        moves.add(Move("ship", hex_ if lagoon is None else min(lagoon)))
+        moves.add(Move(SHIP, hex_ if lagoon is None else min(lagoon)))
     for settlements in oracle.settlements.values():
         for group, terrain in product(settlements, range(1, 6)):
             field = sorted({
@@ -424,13 +424,13 @@ def cross_check(game: Game) -> Counter[str]:
         owners = {min(lag): owner for lag, owner in oracle.shipped.items() if owner is not None}
         assert game.ships() == owners
         for lagoon in oracle.lagoons:
-            canonical = Move("ship", min(lagoon))
+            canonical = Move(SHIP, min(lagoon))
             for hex_ in lagoon:
                 assert game.ship_at(hex_) == oracle.shipped[lagoon]
                 if game.phase == "build":
-                    assert (game.explain(Move("ship", hex_)) is None) == (canonical in legal_set)
+                    assert (game.explain(Move(SHIP, hex_)) is None) == (canonical in legal_set)
         tally["lagoons"] += len(oracle.lagoons)
-    tally["ship moves"] += sum(move.kind == "ship" for move in listed)
+    tally["ship moves"] += sum(move.kind == SHIP for move in listed)
     tally["double choices"] += game.phase == "tile" and game.tile is None
     tally["eruptions"] += sum(move.is_tile_move and game.level(move.hex) > 0 for move in listed)
     return tally
@@ -441,7 +441,7 @@ def cross_check(game: Game) -> Counter[str]:
 
 def hugging(game: Game, move: Move, land: set[int]) -> int:
     """How many land hexes a sea-level placement touches: high values enclose lagoons."""
-    if move.kind not in ("tile", "double") or move.hex in land:
+    if move.kind not in (TILE, DOUBLE) or move.hex in land:
         return 0
     hexes, _ = footprint_of(move, game.tile or "JJ")
     return len({n for x in hexes for n in around(x) if n in land})
@@ -461,7 +461,7 @@ def steered_move(game: Game, rng: random.Random, builds: Sequence[str] = ("ship"
     for kind in builds:
         options = [move for move in moves if move.kind == kind]
         if options and rng.random() < 0.85:
-            if kind == "expand":
+            if kind == EXPAND:
                 return max(options, key=lambda m: (sum(game.level(x) for x in m.hexes), str(m)))
             return rng.choice(options)
     return rng.choice(moves)
@@ -637,7 +637,7 @@ def test_a_possible_ship_placement_saves_a_player_from_elimination() -> None:
     game = Game.from_record(record)
     player = game.to_move
     assert game.phase == "build" and game.eliminated == ()
-    assert [move.kind for move in game.legal_moves()] == ["ship"]
+    assert [move.kind for move in game.legal_moves()] == [SHIP]
     assert game.supply(player)["ships"] == 2
     # the same moves without the Ships expansion leave the player no build: eliminated
     plain = replay(record, options={"expansions": []})
@@ -884,8 +884,8 @@ def test_records_with_expansions_save_load_and_replay(tmp_path: Path) -> None:
     kinds = {text.split()[0] for text in record["moves"]}
     assert {"draw", "double", "ship"} <= kinds
     assert all(str(Move.parse(text)) == text for text in record["moves"])
-    save_record(game, tmp_path / "game.json")
-    loaded = load_record(tmp_path / "game.json")
+    game.save(tmp_path / "game.json")
+    loaded = Game.load(tmp_path / "game.json")
     assert state(loaded) == state(game)
     for text in record["moves"][40:]:
         midway.play(text)
@@ -963,7 +963,7 @@ def cross_check_games(count: int, seed: int, share: float) -> Iterator[Game]:
         game = Game.new(players=2 + index % 4, seed=seed + index, expansions=expansions)
         while not game.is_over:
             choosing = game.phase == "tile" and game.tile is None
-            sailing = game.phase == "build" and "ship" in {m.kind for m in game.legal_moves()}
+            sailing = game.phase == "build" and SHIP in {m.kind for m in game.legal_moves()}
             if choosing or sailing or rng.random() < share:
                 yield game
             if rng.random() < 0.5:
@@ -1029,7 +1029,7 @@ def brute_perft(game: Game, depth: int) -> int:
     for move in moves:
         game.play(move)
         total += 1 if game.is_over else brute_perft(game, depth - 1)
-        game.undo()
+        game.pop()
     return total
 
 
@@ -1049,7 +1049,7 @@ def _victory_with_ships(seeds: int, ship_last: bool) -> dict[str, Any]:
         if game.result is None or game.result.reason != "victory":
             continue
         winner = game.result.winners[0]
-        fits = game.supply(winner)["ships"] == 0 and (game.moves[-1].kind == "ship") == ship_last
+        fits = game.supply(winner)["ships"] == 0 and (game.moves[-1].kind == SHIP) == ship_last
         if fits and (best is None or game.ply < len(best["moves"])):
             best = game.to_record()
     assert best is not None, "no victory with ships found: search more seeds"
@@ -1064,8 +1064,8 @@ def _ship_saves(seeds: int) -> dict[str, Any]:
         rng = random.Random(seed)
         game = Game.new(players=2 + seed % 3, seed=seed, expansions=("ships",))
         while not game.is_over:
-            only_ships = game.phase == "build" and all(m.kind == "ship" for m in game.legal_moves())
-            if only_ships and not any(m.kind == "ship" for m in game.moves):
+            only_ships = game.phase == "build" and all(m.kind == SHIP for m in game.legal_moves())
+            if only_ships and not any(m.kind == SHIP for m in game.moves):
                 if best is None or game.ply < len(best["moves"]):
                     best = game.to_record()
                 break
@@ -1129,7 +1129,7 @@ def _no_placement(seeds: int) -> dict[str, Any]:
         game = Game.new(players=5, seed=seed, expansions=("board:expert",))
         while not game.is_over:
             moves = sorted(game.legal_moves(), key=str)
-            sea = [m for m in moves if m.kind == "tile" and game.level(m.hex) == 0]
+            sea = [m for m in moves if m.kind == TILE and game.level(m.hex) == 0]
             game.play(rng.choice(sea or moves))
         early = game.result is not None and game.result.reason == "no-placement"
         if early and (best is None or game.ply < len(best["moves"])):

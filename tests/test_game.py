@@ -11,7 +11,10 @@ from typing import Any
 
 import pytest
 
+import taluva
 from taluva import Game, IllegalMove, InvalidOption, Move, Outcome, Reason
+from taluva.engine import game as engine_game
+from taluva.engine import moves as engine_moves
 from taluva.engine.hexes import parse_hex
 from taluva.engine.tiles import VOLCANO
 
@@ -286,19 +289,19 @@ def test_from_record_replays_a_record_given_as_object_or_json_text(state_of: Obs
 def test_undo_on_a_fresh_game_raises_illegal_move() -> None:
     """There is nothing to take back before the first move."""
     with pytest.raises(IllegalMove, match="no move to take back"):
-        Game.new(seed=1).undo()
+        Game.new(seed=1).pop()
 
 
 def test_undo_returns_the_move_and_puts_the_tile_back_in_hand(state_of: Observe) -> None:
     """Taking back a tile move returns it and shows the same drawn tile again."""
     game = played(MOVES[:2])
     after_one = state_of(played(MOVES[:1]))
-    assert str(game.undo()) == "hut 1,0"
+    assert str(game.pop()) == "hut 1,0"
     assert state_of(game) == after_one
-    assert str(game.undo()) == "tile 0,0 0"
+    assert str(game.pop()) == "tile 0,0 0"
     assert (game.phase, game.tile, game.land()) == ("tile", "JC", [])
     with pytest.raises(IllegalMove):
-        game.undo()
+        game.pop()
 
 
 # ------------------------------------------------------------------ hidden information
@@ -346,3 +349,9 @@ def test_redeal_with_the_same_rng_seed_is_the_same_guess() -> None:
     """Determinized search is reproducible for a seed."""
     game = sorted_first_moves(Game.new(players=4, seed=2), 9)
     assert game.redeal(random.Random(4)).deck == game.redeal(random.Random(4)).deck
+
+
+def test_the_package_exports_the_engine_types() -> None:
+    """``import taluva`` gives the engine's own classes, not copies."""
+    assert taluva.Game is engine_game.Game and taluva.Move is engine_moves.Move
+    assert taluva.Phase.TILE == "tile" and taluva.MoveKind.EXPAND == "expand"

@@ -6,7 +6,7 @@ import pytest
 
 from taluva import IllegalMove, InvalidMove, Move, hex_at
 from taluva.engine import moves as moves_module
-from taluva.engine.moves import move_texts
+from taluva.engine.moves import DOUBLE, DRAW, EXPAND, HUT, SHIP, TEMPLE, TILE, TOWER, move_texts
 from taluva.engine.tiles import CLEARING, JUNGLE, LAKE, ROCK, SAND
 
 CANONICAL = [
@@ -42,28 +42,28 @@ def test_canonical_text_survives_a_round_trip(text: str) -> None:
 def test_each_kind_of_move_carries_its_fields() -> None:
     tile = Move.parse("tile 1,-2 3")
     assert (tile.kind, tile.hex, tile.orientation, tile.is_tile_move) == (
-        "tile",
+        TILE,
         hex_at(1, -2),
         3,
         True,
     )
     expand = Move.parse("expand sand 1,0 2,-1")
     assert (expand.kind, expand.terrain, expand.hexes) == (
-        "expand",
+        EXPAND,
         SAND,
         (hex_at(1, 0), hex_at(2, -1)),
     )
     assert not expand.is_tile_move
     double = Move.parse("double VL 2,0 5")
     assert (double.kind, double.tile, double.hex, double.orientation) == (
-        "double",
+        DOUBLE,
         "VL",
         hex_at(2, 0),
         5,
     )
-    assert Move.parse("draw").kind == "draw"
+    assert Move.parse("draw").kind == DRAW
     assert Move.parse("draw").is_tile_move
-    for kind in ("hut", "temple", "tower", "ship"):
+    for kind in (HUT, TEMPLE, TOWER, SHIP):
         move = Move.parse(f"{kind} -1,2")
         assert (move.kind, move.hex, move.is_tile_move) == (kind, hex_at(-1, 2), False)
 

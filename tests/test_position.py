@@ -40,9 +40,9 @@ def test_undo_after_with_pile_keeps_the_new_pile() -> None:
     game.play(game.legal_moves()[0])
     game.play(game.legal_moves()[0])
     emptied = game.with_pile([])
-    emptied.undo()
-    emptied.undo()
-    emptied.undo()
+    emptied.pop()
+    emptied.pop()
+    emptied.pop()
     assert emptied.tiles_left == 1, "the drawn tile went back onto the new, empty pile"
     assert "draw" in map(str, emptied.legal_moves())
     emptied.play("draw")

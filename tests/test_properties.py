@@ -25,6 +25,7 @@ from reference_engine import RefGame
 
 import taluva
 from taluva import Game, IllegalMove, Move, Reason
+from taluva.engine.moves import EXPAND, HUT, SHIP, TEMPLE, TOWER
 
 Observe = Callable[[Game], dict[str, Any]]
 
@@ -90,16 +91,16 @@ def setup_from_rng(rng: random.Random) -> Setup:
 
 def huts_used(game: Game, move: Move) -> int:
     """Huts a build move takes from the supply (h on a level-h hex)."""
-    if move.kind == "expand":
+    if move.kind == EXPAND:
         return sum(game.level(h) for h in move.hexes)
-    return 1 if move.kind == "hut" else 0
+    return 1 if move.kind == HUT else 0
 
 
 def build_value(game: Game, moves: list[Move]) -> float:
     """How attractive the best of these builds is to the ``climber`` policy."""
     kinds = {move.kind for move in moves}
     most_huts = max((huts_used(game, move) for move in moves), default=0)
-    return 3 * ("tower" in kinds) + 2 * ("temple" in kinds) + most_huts / 20
+    return 3 * (TOWER in kinds) + 2 * (TEMPLE in kinds) + most_huts / 20
 
 
 def choose(game: Game, style: str, rng: random.Random) -> Move:
@@ -121,19 +122,19 @@ def choose(game: Game, style: str, rng: random.Random) -> Move:
             for move in eruptions + rng.sample(sea, min(12, len(sea))):
                 game.play(move)
                 value = build_value(game, game.legal_moves()) if game.phase == "build" else -1.0
-                game.undo()
+                game.pop()
                 scored.append((value + game.level(move.hex), move))
             best = max(value for value, _ in scored)
             return rng.choice([move for value, move in scored if value == best])
         return rng.choice(eruptions if eruptions and rng.random() < 0.7 else moves)
     if style == "climber":
-        tops = [move for move in moves if move.kind in ("tower", "temple")]
+        tops = [move for move in moves if move.kind in (TOWER, TEMPLE)]
         if tops:
             return rng.choice(tops)
         if rng.random() < 0.8:
             return max(moves, key=lambda move: (huts_used(game, move), rng.random()))
         return rng.choice(moves)
-    spend = [move for move in moves if move.kind == "expand"] or moves
+    spend = [move for move in moves if move.kind == EXPAND] or moves
     return max(spend, key=lambda move: (huts_used(game, move), rng.random()))
 
 
@@ -180,11 +181,11 @@ def candidate_moves(game: Game) -> list[Move]:
     near = land | coast | ring(land | coast)
     moves = [Move.place_tile(h, k) for h in near for k in range(6)]
     for h in land | coast:
-        moves += [Move(kind, h) for kind in ("hut", "temple", "tower", "ship")]
+        moves += [Move(kind, h) for kind in (HUT, TEMPLE, TOWER, SHIP)]
         terrain = game.terrain(h)
         moves += [Move.expand(t, [h]) for t in {terrain or SAND, SAND}]
     for move in game.legal_moves():
-        if move.kind != "expand":
+        if move.kind != EXPAND:
             continue
         hexes = set(move.hexes)
         moves += [Move.expand(terrain, sorted(hexes)) for terrain in range(1, 6)]
@@ -290,7 +291,7 @@ def test_every_listed_move_plays_once_and_round_trips_as_text(setup: Setup) -> N
                 if move.is_tile_move:
                     went_on = game.phase == "build" and game.to_move == player
                     assert went_on or game.eliminated == (*eliminated, player)
-                game.undo()
+                game.pop()
 
         with_record(check, game)
 
@@ -352,13 +353,13 @@ def test_undo_restores_the_exact_state_even_many_times_in_a_row(
     while game.ply:
         undo_and_compare(game, seen, state_of)
     with pytest.raises(IllegalMove):
-        game.undo()
+        game.pop()
     assert state_of(game) == state_of(setup.new_game())
 
 
 def undo_and_compare(game: Game, seen: list[dict[str, Any]], state_of: Observe) -> None:
     """Take back one move and check the state is the one seen at that ply."""
-    game.undo()
+    game.pop()
     with_record(lambda: _same(state_of(game), seen[game.ply]), game)
 
 
@@ -385,7 +386,7 @@ def test_saved_and_loaded_record_gives_the_same_state(setup: Setup, state_of: Ob
                     loaded.play(str(move))
                     game.play(move)
                     assert state_of(loaded) == state_of(game)
-                    game.undo()
+                    game.pop()
 
             with_record(check, game)
 
@@ -421,12 +422,12 @@ def test_copy_is_independent_and_random_move_is_listed_and_playable(
                 played_on_side = state_of(side)
                 game.play(sorted(game.legal_moves())[0])
                 assert state_of(side) == played_on_side
-                side.undo()
+                side.pop()
                 after_undo = state_of(side)
-                game.undo()
+                game.pop()
                 assert state_of(game) == original
                 side.play(sorted(side.legal_moves())[0])
-                side.undo()
+                side.pop()
                 assert state_of(side) == after_undo
 
         with_record(check, game)

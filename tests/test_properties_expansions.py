@@ -27,6 +27,7 @@ from test_expansions import (
 from test_properties import HOUSE_RULES, STYLES, Setup, choose, components, examples, with_record
 
 from taluva import Game, IllegalMove, Move, Reason
+from taluva.engine.moves import DOUBLE, DRAW, TILE
 
 Observe = Callable[[Game], dict[str, Any]]
 
@@ -119,20 +120,20 @@ def test_every_listed_move_plays_and_round_trips_as_text(setup: Setup) -> None:
                 assert Move.parse(str(move)) == move
                 game.play(move)
                 assert game.moves[-1] == move
-                if move.kind == "draw" and game.phase == "over":
+                if move.kind == DRAW and game.phase == "over":
                     assert game.result is not None and game.result.reason == "no-placement"
-                elif move.kind == "draw":
+                elif move.kind == DRAW:
                     assert (game.phase, game.to_move, game.tiles_left) == ("tile", player, left - 1)
                     assert game.tile == game.deck[len(game.deck) - left]
-                elif move.kind == "double":
+                elif move.kind == DOUBLE:
                     assert game.doubles_taken(player) == taken + 1
                     assert game.doubles == tuple(code for code in doubles if code != move.tile)
                     assert game.tiles_left == left or player in game.eliminated
-                if move.kind in ("tile", "double"):
+                if move.kind in (TILE, DOUBLE):
                     assert (game.phase, game.to_move) == ("build", player) or (
                         player in game.eliminated
                     )
-                game.undo()
+                game.pop()
 
         with_record(check, game)
 
@@ -151,13 +152,13 @@ def test_undo_restores_the_exact_state(setup: Setup, branch_seed: int, state_of:
         if game.phase != "over" and branches < 3 and branch.random() < 0.05:
             branches += 1
             for _ in range(branch.randint(1, game.ply)):
-                game.undo()
+                game.pop()
                 with_record(lambda g=game: same(full_state(state_of, g), seen[g.ply]), game)
     while game.ply:
-        game.undo()
+        game.pop()
         with_record(lambda g=game: same(full_state(state_of, g), seen[g.ply]), game)
     with pytest.raises(IllegalMove):
-        game.undo()
+        game.pop()
     assert full_state(state_of, game) == full_state(state_of, setup.new_game())
 
 
@@ -180,7 +181,7 @@ def test_saved_and_loaded_record_gives_the_same_state(setup: Setup, state_of: Ob
                     loaded.play(str(move))
                     game.play(move)
                     assert full_state(state_of, loaded) == full_state(state_of, game)
-                    game.undo()
+                    game.pop()
 
             with_record(check, game)
 
@@ -213,8 +214,8 @@ def test_copy_is_independent_and_random_move_is_listed_and_playable(
                     side.play(side.random_move(rng))
                 assert full_state(state_of, game) == original
                 game.play(game.legal_moves()[0])
-                side.undo()
-                game.undo()
+                side.pop()
+                game.pop()
                 assert full_state(state_of, game) == original
 
         with_record(check, game)
@@ -264,12 +265,12 @@ def test_pieces_tiles_and_ships_are_conserved(setup: Setup) -> None:
             )
             taken = sum(game.doubles_taken(p) for p in range(game.player_count))
             assert taken + len(game.doubles) == len(face_up)
-            just_taken = game.moves and game.moves[-1].kind == "double" and game.phase == "build"
+            just_taken = game.moves and game.moves[-1].kind == DOUBLE and game.phase == "build"
             if just_taken and game.doubles_taken(game.to_move) == 2:
                 assert game.tiles_left == 0
             if game.zone is not None and game.phase == "tile":
                 for move in game.legal_moves():
-                    if move.kind != "draw":
+                    if move.kind != DRAW:
                         assert corners_outside(game.zone, covered(game, move)) <= 2, str(move)
 
         with_record(check, game)
@@ -303,7 +304,7 @@ def check_result(game: Game) -> None:
         assert emptied[winner] >= 2 and not last.is_tile_move
         others = ranking[1 : len(ranking) - len(eliminated)]
     elif outcome.reason is Reason.LAST_STANDING:
-        assert standing == list(outcome.winners) and last.kind in ("tile", "double")
+        assert standing == list(outcome.winners) and last.kind in (TILE, DOUBLE)
         others = ()
     else:
         assert len(standing) >= 2 and max(emptied.values()) < 2
@@ -336,7 +337,7 @@ def assert_no_placement_fits(game: Game) -> None:
         {**record, "options": {**record["options"], "expansions": expansions}, "result": None}
     )
     assert free.phase == "tile" and free.to_move == game.to_move
-    placements = [m for m in free.legal_moves() if m.kind in ("tile", "double")]
+    placements = [m for m in free.legal_moves() if m.kind in (TILE, DOUBLE)]
     assert placements
     zone = game.zone
     assert zone is not None

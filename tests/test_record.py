@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from taluva import Game, InvalidRecord
-from taluva.engine.game import load_record, save_record
 
 Observe = Callable[[Game], dict[str, Any]]
 Record = dict[str, Any]
@@ -46,13 +45,13 @@ def finished_game() -> Game:
 def test_saved_game_loads_back_to_the_same_state(
     plies: int | None, tmp_path: Path, state_of: Observe
 ) -> None:
-    """save_record then load_record reproduces the game, whatever its phase."""
+    """save then load reproduces the game, whatever its phase."""
     game = finished_game()
     while plies is not None and game.ply > plies:
-        game.undo()
+        game.pop()
     path = tmp_path / "game.json"
-    save_record(game, path)
-    loaded = load_record(path)
+    game.save(path)
+    loaded = Game.load(path)
     assert state_of(loaded) == state_of(game)
     assert loaded.players == ("Zoë", "李")
     text = path.read_text(encoding="utf-8")
@@ -62,8 +61,8 @@ def test_saved_game_loads_back_to_the_same_state(
 def test_a_loaded_game_plays_on_like_the_original(tmp_path: Path, state_of: Observe) -> None:
     """Loading restores the whole position, so the same next moves give the same game."""
     original = play(OPENING[:4])
-    save_record(original, tmp_path / "game.json")
-    loaded = load_record(tmp_path / "game.json")
+    original.save(tmp_path / "game.json")
+    loaded = Game.load(tmp_path / "game.json")
     for move in OPENING[4:]:
         original.play(move)
         loaded.play(move)
@@ -75,9 +74,9 @@ def test_saving_over_a_record_replaces_it_whole_and_leaves_no_temporary_file(
 ) -> None:
     """A second save overwrites the first completely; nothing else is left in the folder."""
     path = tmp_path / "game.json"
-    save_record(finished_game(), path)
+    finished_game().save(path)
     fresh = play([])
-    save_record(fresh, path)
+    fresh.save(path)
     assert json.loads(path.read_text(encoding="utf-8")) == fresh.to_record()
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
 
@@ -88,7 +87,7 @@ def test_a_save_that_fails_midway_leaves_the_old_file_intact(
     """The write is atomic: a crash while writing never leaves half a record in its place."""
     path = tmp_path / "game.json"
     game = finished_game()
-    save_record(game, path)
+    game.save(path)
     before = path.read_bytes()
     write_text = Path.write_text
 
@@ -98,9 +97,9 @@ def test_a_save_that_fails_midway_leaves_the_old_file_intact(
 
     monkeypatch.setattr(Path, "write_text", crash_halfway)
     with pytest.raises(OSError, match="No space left"):
-        save_record(play(OPENING), path)
+        play(OPENING).save(path)
     assert path.read_bytes() == before
-    assert load_record(path).to_record() == game.to_record()
+    assert Game.load(path).to_record() == game.to_record()
 
 
 # ------------------------------------------------------------------ bad records
@@ -198,7 +197,7 @@ def test_bad_record_file_is_refused_saying_what_and_where(
     path = tmp_path / "bad-game.json"
     path.write_text(json.dumps(change(play(OPENING).to_record())), encoding="utf-8")
     with pytest.raises(InvalidRecord) as error:
-        load_record(path)
+        Game.load(path)
     message = str(error.value)
     assert message.startswith(f"{path}: "), message
     for part in expected:
@@ -233,7 +232,7 @@ def test_text_that_is_no_record_is_refused_with_its_position(
     path = tmp_path / "cut.json"
     path.write_text(text, encoding="utf-8")
     with pytest.raises(InvalidRecord) as error:
-        load_record(path)
+        Game.load(path)
     assert str(error.value).startswith(f"{path}: ") and expected in str(error.value)
     with pytest.raises(InvalidRecord, match=r"^record: "):
         Game.from_record(text)
@@ -242,27 +241,27 @@ def test_text_that_is_no_record_is_refused_with_its_position(
 def test_a_truncated_saved_record_is_refused(tmp_path: Path) -> None:
     """A record cut short anywhere (as by a full disk) is refused, never half loaded."""
     path = tmp_path / "game.json"
-    save_record(finished_game(), path)
+    finished_game().save(path)
     text = path.read_text(encoding="utf-8").rstrip()
     for end in range(0, len(text), 7):
         path.write_text(text[:end], encoding="utf-8")
         with pytest.raises(InvalidRecord, match="not valid JSON"):
-            load_record(path)
+            Game.load(path)
 
 
 def test_unreadable_files_are_refused_naming_the_file(tmp_path: Path) -> None:
     """A missing file, a folder or bytes that are not UTF-8 give InvalidRecord, not OSError."""
     missing = tmp_path / "nowhere.json"
     with pytest.raises(InvalidRecord, match=r"nowhere\.json: cannot read"):
-        load_record(missing)
+        Game.load(missing)
     with pytest.raises(InvalidRecord, match="cannot read"):
-        load_record(tmp_path)
+        Game.load(tmp_path)
     latin = tmp_path / "latin1.json"
     latin.write_bytes(
         json.dumps(play([]).to_record()).replace("Ana", "Zo\\u00eb").encode()[:-1] + b"\xe9}"
     )
     with pytest.raises(InvalidRecord, match=r"latin1\.json: not UTF-8"):
-        load_record(latin)
+        Game.load(latin)
 
 
 def test_a_bad_record_leaves_no_partly_built_game_behind(state_of: Observe) -> None:

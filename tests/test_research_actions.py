@@ -8,6 +8,7 @@ import random
 import pytest
 
 from taluva import Game, IllegalMove, Move, format_hex, parse_hex
+from taluva.engine.moves import EXPAND, SHIP
 from taluva.engine.outcome import Reason
 from taluva.research.actions import (
     ActionSpace,
@@ -71,7 +72,7 @@ def test_every_action_but_expand_names_one_move_text_and_back() -> None:
     space = ActionSpace(radius=3)
     texts = {}
     for action in range(space.size):
-        if space.kind(action) == "expand":
+        if space.kind(action) == EXPAND:
             assert space.describe(action).startswith("expand ")
             continue
         text = str(space.decode(None, action))
@@ -115,7 +116,7 @@ def ship_position() -> Game:
     """A Ships game (seed 0, random moves) at the first position where a ship may sail."""
     rng = random.Random(0)
     game = Game.new(players=2, seed=0, expansions=("ships", "double_hex"))
-    while not any(move.kind == "ship" for move in game.legal_moves()):
+    while not any(move.kind == SHIP for move in game.legal_moves()):
         game.play(rng.choice(game.legal_moves()))
     return game
 
@@ -135,7 +136,7 @@ def test_expansion_anchor_is_the_lowest_hex_of_the_settlement() -> None:
     game = Game.new(players=2, deck=["JC", "SR", "LL"])
     for text in ("tile 0,0 0", "hut 1,0", "tile -2,1 0", "hut -1,1", "tile 2,0 0"):
         game.play(text)
-    expansions = [m for m in game.legal_moves() if m.kind == "expand"]
+    expansions = [m for m in game.legal_moves() if m.kind == EXPAND]
     assert [str(m) for m in expansions] == ["expand clearing 1,-1"]
     action = space.encode(game, expansions[0])
     assert space.describe(action) == "expand clearing from 1,0"

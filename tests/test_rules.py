@@ -29,6 +29,7 @@ from scenarios import (
 )
 
 from taluva import Game, InvalidMove, InvalidOption, Outcome, Reason, hex_at
+from taluva.engine.moves import EXPAND
 from taluva.engine.tiles import tile_set
 
 # ----------------------------------------------------------------- positions played by hand
@@ -668,7 +669,7 @@ def test_an_expansion_names_at_least_one_hex() -> None:
     with pytest.raises(InvalidMove) as caught:
         game.play("expand jungle")
     assert str(caught.value) == reason
-    assert all(move.hexes for move in game.legal_moves() if move.kind == "expand")
+    assert all(move.hexes for move in game.legal_moves() if move.kind == EXPAND)
 
 
 def test_an_expansion_places_as_many_huts_on_a_hex_as_its_level() -> None:

@@ -13,6 +13,7 @@ from sqlalchemy import delete, func, select, update
 from test_server_support import store_game
 
 from taluva import Game
+from taluva.engine.moves import TILE
 from taluva.server.players import standings
 from taluva.server.players.accounts import AccountStore
 from taluva.server.players.profiles import leaderboard, profile
@@ -98,7 +99,7 @@ def test_a_rated_game_stores_statistics_and_ratings_with_its_result(store: Store
     assert [(s.tiles, s.huts, s.temples, s.towers, s.huts_lost) for s in stats] == [
         (e.tiles, e.huts, e.temples, e.towers, e.huts_lost) for e in expected
     ]
-    assert sum(s.tiles for s in stats) == sum(1 for m in game.moves if m.kind == "tile")
+    assert sum(s.tiles for s in stats) == sum(1 for m in game.moves if m.kind == TILE)
     after = updated([NEW, NEW], [places[0], places[1]])
     ratings = {r.account_id: (r.mu, r.sigma, r.games) for r in rows(store, "ratings")}
     assert ratings == {
@@ -231,7 +232,7 @@ def test_statistics_follow_a_resigned_player_out_of_the_game() -> None:
     for ply, move in enumerate(game.moves):
         if ply == 30:
             forward.resign(1)
-        if move.kind == "tile":
+        if move.kind == TILE:
             tiles_by_player[forward.to_move] += 1
         forward.play(move)
     assert [s.tiles for s in stats] == tiles_by_player

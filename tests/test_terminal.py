@@ -29,7 +29,7 @@ import taluva
 from taluva.cli import main
 from taluva.engine.game import Game
 from taluva.engine.hexes import format_hex, hex_at, parse_hex
-from taluva.engine.moves import Move
+from taluva.engine.moves import DOUBLE, EXPAND, Move
 from taluva.render import style
 from taluva.render.position import position_at
 from taluva.terminal.app import ReplayApp, TaluvaApp
@@ -526,7 +526,7 @@ async def test_build_menu_previews_the_huts_of_an_expansion() -> None:
     game = Game.from_record(json.dumps(game.to_record()))
     assert game.phase == "build"
     app = TaluvaApp(Session(game, parse_seats("human,human,human")), ai_delay=0)
-    expand = sorted(m for m in game.legal_moves() if m.kind == "expand" and len(m.hexes) > 1)[0]
+    expand = sorted(m for m in game.legal_moves() if m.kind == EXPAND and len(m.hexes) > 1)[0]
     async with app.run_test(size=(110, 34)) as pilot:
         await settle(app, pilot)
         for _ in range(60):
@@ -548,7 +548,7 @@ async def test_build_menu_previews_the_huts_of_an_expansion() -> None:
 @run_async
 async def test_ship_is_offered_on_any_hex_of_its_lagoon() -> None:
     game = ships_game()
-    game.undo()  # back to Ben's build, before the ship
+    game.pop()  # back to Ben's build, before the ship
     game = Game.from_record(json.dumps(game.to_record()))
     (lagoon,) = game.lagoons()
     app = TaluvaApp(Session(game, parse_seats("human,human")), ai_delay=0)
@@ -577,7 +577,7 @@ async def test_double_hex_turn_starts_with_a_choice_and_places_a_two_hex_ghost()
         assert app.double == game.doubles[0]
         assert len(app.overlay().ghost) == 2
         await pilot.press("enter")
-        assert game.moves[-1].kind == "double" and game.moves[-1].tile == keys[1]
+        assert game.moves[-1].kind == DOUBLE and game.moves[-1].tile == keys[1]
         await pilot.press("tab", "enter", "enter")  # build
         assert isinstance(app.screen, ChoiceScreen)  # the next player's choice
         await pilot.press("enter")  # draw

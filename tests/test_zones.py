@@ -26,6 +26,7 @@ from test_expansions import (
 
 from taluva import Game, Move, coords, hex_at
 from taluva.engine.expansions.board_zones import ZONES
+from taluva.engine.moves import DOUBLE, TILE
 
 ORDER = ("beginner", "intermediate-a", "intermediate-b", "expert")
 EDGE_DECK = ["CJ", "RJ", "RR", "CC", "JR", "JS", "SC", "LJ"]
@@ -37,7 +38,7 @@ def covered(text: str) -> list[int]:
     """The hexes a tile or double-hex move covers."""
     move = Move.parse(text)
     hexes = [move.hex, step(move.hex, move.orientation)]
-    return hexes if move.kind == "double" else [*hexes, step(move.hex, move.orientation + 1)]
+    return hexes if move.kind == DOUBLE else [*hexes, step(move.hex, move.orientation + 1)]
 
 
 def ring_of(radius: int) -> list[int]:
@@ -156,7 +157,7 @@ def test_every_placement_sticking_out_by_more_than_two_corners_is_refused() -> N
     zone = ZONES["expert"]
     game = edge_game()
     for move in candidate_moves(game, Oracle(game)):
-        if move.kind == "tile" and zone.corners_out(covered(str(move))) > 2:
+        if move.kind == TILE and zone.corners_out(covered(str(move))) > 2:
             assert "stick out of the Expert zone" in (game.explain(move) or "")
             assert move not in game.legal_moves()
 

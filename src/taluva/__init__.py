@@ -10,12 +10,9 @@ from __future__ import annotations
 
 from taluva.engine.errors import (
     IllegalMove,
-    IllegalMoveError,
     InvalidMove,
-    InvalidMoveError,
     InvalidOption,
     InvalidRecord,
-    InvalidRecordError,
 )
 from taluva.engine.game import Game
 from taluva.engine.hexes import coords, format_hex, hex_at, parse_hex
@@ -32,12 +29,9 @@ __all__ = [
     "Colour",
     "Game",
     "IllegalMove",
-    "IllegalMoveError",
     "InvalidMove",
-    "InvalidMoveError",
     "InvalidOption",
     "InvalidRecord",
-    "InvalidRecordError",
     "Move",
     "MoveKind",
     "Options",

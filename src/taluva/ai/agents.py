@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from taluva.ai.evaluation import DEFAULT_EVALUATOR, Evaluator
 from taluva.ai.turns import Turn, ordered, plan_turns
 from taluva.engine.game import Game
-from taluva.engine.moves import Move
+from taluva.engine.moves import DRAW, Move
 
 SAFETY = 0.9
 """Share of a time budget an agent plans to use, leaving room for its last steps."""
@@ -81,7 +81,7 @@ class PlanningAgent(Agent):
             return move
         moves = self.plan(game)
         self._plan = None
-        if len(moves) > 1 and moves[0].kind != "draw":
+        if len(moves) > 1 and moves[0].kind != DRAW:
             after = f"{key};{moves[0]}" if key else str(moves[0])
             self._plan = (after, moves[1])
         return moves[0]

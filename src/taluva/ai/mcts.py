@@ -80,10 +80,10 @@ def _draw_valued(plans: list[Turn], mover: int) -> list[Turn]:
     the best other plan, second in line. The heuristic scores a draw before its tile is seen,
     with no build, so it always looked worse than taking the double-hex tile and building, and
     the search, which opens the best-looking plans first, never tried it."""
-    draws = [plan for plan in plans if plan.moves[0][0] == DRAW]
+    draws = [plan for plan in plans if plan.moves[0].kind == DRAW]
     if not draws or len(draws) == len(plans):
         return plans
-    others = [plan for plan in plans if plan.moves[0][0] != DRAW]
+    others = [plan for plan in plans if plan.moves[0].kind != DRAW]
     draw = Turn(draws[0].moves, others[0].results)
     return [others[0], draw, *others[1:]]
 
@@ -274,7 +274,7 @@ class Search:
             if child is _UNSEEN:
                 # after a draw the same player places the tile revealed: valued as their best
                 # plan with it at once, as the plans beside the draw are valued with a build
-                if not self.settings.lookahead_leaves and node.plans[i].moves[-1][0] != DRAW:
+                if not self.settings.lookahead_leaves and node.plans[i].moves[-1].kind != DRAW:
                     # a leaf seen once: the heuristic values it; its plans wait for a revisit
                     children[key] = None
                     results = self._leaf_results(node.plans[i], game)
@@ -300,7 +300,7 @@ class Search:
     def _leaf_results(self, plan: Turn, game: Game) -> Sequence[float]:
         """The heuristic's results in the position a plan led to: the plan's own, scored
         there when the plan was made, unless it ended by drawing a tile (scored before)."""
-        if plan.moves[-1][0] == DRAW:
+        if plan.moves[-1].kind == DRAW:
             return self.evaluator.results(game)
         return plan.results
 

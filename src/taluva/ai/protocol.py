@@ -163,7 +163,7 @@ class EngineSession:
 
     def _undo(self, rest: str) -> list[str]:
         _no_arguments("undo", rest)
-        self._need_game().undo()
+        self._need_game().pop()
         return []
 
     def _validmoves(self, rest: str) -> list[str]:

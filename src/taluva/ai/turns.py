@@ -61,7 +61,7 @@ def near_buildings(buildings: Iterable[int]) -> set[int]:
 
 def move_hexes(move: Move) -> tuple[int, ...]:
     """The hexes a move puts something on (a tile's three or two, a build's one or more)."""
-    kind = move[0]
+    kind = move.kind
     if kind == TILE:
         return footprint(move[1], move[2])
     if kind == DOUBLE:
@@ -78,7 +78,7 @@ def ordered_placements(moves: list[Move]) -> list[Move]:
     (``volcano * 8 + orientation``) sort as the moves do."""
     codes = []
     for move in moves:
-        if move[0] != TILE:
+        if move.kind != TILE:
             return ordered(moves)
         codes.append(move[1] * 8 + move[2])
     codes.sort()
@@ -94,7 +94,7 @@ def relevant_tile_moves(game: Game, rng: random.Random, quiet: int = QUIET_TILES
     relevant: list[Move] = []
     calm: list[Move] = []
     for move in ordered_placements(game.legal_moves()):
-        kind = move[0]
+        kind = move.kind
         if kind == TILE:
             volcano, k = move[1], move[2]
             if (
@@ -124,7 +124,7 @@ def relevant_builds(game: Game, rng: random.Random, fresh: tuple[int, ...] = ())
     keep: list[Move] = []
     far: list[tuple[int, Move]] = []
     for move in ordered(game.legal_moves()):
-        if move[0] != HUT:
+        if move.kind != HUT:
             keep.append(move)
             continue
         h = move[1]
@@ -177,7 +177,7 @@ class _Scorer:
         """Features after one move from the first position."""
         hexes = move_hexes(move)
         # a tile changes no supply: it changes only the features of players it comes near
-        builds = move[0] not in TILE_KINDS
+        builds = move.kind not in TILE_KINDS
         return self._update(list(self.base), hexes, self.memo, frozenset(hexes), builds)
 
     def enter(self, move: Move) -> list[Features]:
@@ -189,7 +189,7 @@ class _Scorer:
         hexes = move_hexes(move)
         # the surveys the move did not come near hold after it too
         memo = {g: survey for g, survey in self.memo.items() if survey[0].isdisjoint(hexes)}
-        builds = move[0] not in TILE_KINDS
+        builds = move.kind not in TILE_KINDS
         feats = self._update(list(self.base), hexes, memo, frozenset(), builds)
         self.layers[move] = (feats, memo)
         return feats
@@ -259,7 +259,7 @@ def plan_turns(
     if tile_limit is not None and (tile_limit == 0 or len(tiles) > tile_limit):
         scored: list[tuple[float, int, Move]] = []
         for tile in tiles:
-            if tile.kind == "draw":
+            if tile.kind == DRAW:
                 value = before[mover]
             else:
                 game.push(tile)
@@ -275,7 +275,7 @@ def plan_turns(
     near = scorer.near
     shortlist: list[Move] | None = None
     for tile in tiles:
-        if tile.kind == "draw":
+        if tile.kind == DRAW:
             plans.append(Turn((tile,), before))
             continue
         game.push(tile)

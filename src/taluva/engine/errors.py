@@ -19,6 +19,3 @@ class InvalidOption(ValueError):
     """A game option (players, tiles per player, expansion, house rule) that does not exist."""
 
 
-IllegalMoveError = IllegalMove
-InvalidMoveError = InvalidMove
-InvalidRecordError = InvalidRecord

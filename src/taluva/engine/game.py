@@ -25,7 +25,7 @@ from taluva.engine.outcome import Outcome, Reason, Resignation, result_in_words
 from taluva.engine.pieces import BUILDING_NAMES, PIECE_NAMES, starting_supply
 from taluva.engine.position import OVER, Phase, Position, Setup
 from taluva.engine.record import (
-    RECORD_FORMAT,
+    make_record,
     read_record,
     read_record_file,
     write_record_file,
@@ -368,8 +368,6 @@ class Game:
         self._position = position if position.setup is setup else position.rebased(setup)
         return move
 
-    undo = pop
-
     def copy(self) -> Game:
         """An independent game in the same position, cheap enough for search."""
         new = Game.__new__(Game)
@@ -421,18 +419,15 @@ class Game:
     def to_record(self) -> dict[str, Any]:
         """The JSON-ready game record of docs/notation.md."""
         result = self._position.result
-        record: dict[str, Any] = {
-            "format": RECORD_FORMAT,
-            "players": list(self.players),
-            "options": self.options,
-            "deck": list(self.deck),
-            "doubles": list(self.face_up_doubles),
-            "moves": [str(move) for _, move in self._history],
-            "result": None if result is None else result.to_json(),
-        }
-        if self._position.resignations:
-            record["resignations"] = [r.to_json() for r in self._position.resignations]
-        return record
+        return make_record(
+            players=self.players,
+            options=self.options,
+            deck=self.deck,
+            doubles=self.face_up_doubles,
+            moves=[str(move) for _, move in self._history],
+            result=None if result is None else result.to_json(),
+            resignations=[r.to_json() for r in self._position.resignations],
+        )
 
     @classmethod
     def from_record(cls, record: Any, *, source: str = "record") -> Game:
@@ -493,21 +488,6 @@ class Game:
 
     def __str__(self) -> str:
         return board_text(self._position)
-
-
-def game_from_record(record: Any, *, source: str = "record") -> Game:
-    """Replay a record (dict or JSON text), checking every move; raise InvalidRecord."""
-    return Game.from_record(record, source=source)
-
-
-def load_record(path: str | Path) -> Game:
-    """Read a record file and replay it; raise InvalidRecord naming the file on any problem."""
-    return Game.load(path)
-
-
-def save_record(game: Game, path: str | Path) -> None:
-    """Write a game's record as JSON, atomically (a crash never leaves half a file)."""
-    game.save(path)
 
 
 def _as_move(move: Move | str) -> Move:

@@ -7,7 +7,7 @@ is the game's (``Game.from_record``).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -45,6 +45,32 @@ class RecordFields:
             return Outcome.from_json(self.result)
         except ValueError as error:
             raise InvalidRecord(f"{self.source}: {error}") from None
+
+
+def make_record(
+    *,
+    players: Sequence[str],
+    options: Mapping[str, Any],
+    deck: Sequence[str],
+    doubles: Sequence[str],
+    moves: Sequence[str],
+    result: Mapping[str, Any] | None = None,
+    resignations: Sequence[Mapping[str, Any]] = (),
+) -> dict[str, Any]:
+    """The one writer of a game record's dict: every key in the order of docs/notation.md,
+    ``resignations`` only when somebody resigned or ran out of time."""
+    record: dict[str, Any] = {
+        "format": RECORD_FORMAT,
+        "players": list(players),
+        "options": options,
+        "deck": list(deck),
+        "doubles": list(doubles),
+        "moves": list(moves),
+        "result": None if result is None else dict(result),
+    }
+    if resignations:
+        record["resignations"] = [dict(entry) for entry in resignations]
+    return record
 
 
 def read_record(record: Any, *, source: str = "record") -> RecordFields:

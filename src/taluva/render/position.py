@@ -7,13 +7,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from taluva.engine.expansions.board_zones import ZONES
-from taluva.engine.moves import Move
+from taluva.engine.moves import BUILD_KINDS, DOUBLE, DRAW, TILE, Move
 from taluva.engine.tiles import double_footprint, footprint
 
 if TYPE_CHECKING:
     from taluva.engine.game import Game
-
-BUILD_KINDS = frozenset({"hut", "expand", "temple", "tower", "ship"})
 
 
 def position_at(game: Game, ply: int | None) -> Game:
@@ -27,17 +25,17 @@ def position_at(game: Game, ply: int | None) -> Game:
         raise ValueError(f"ply {ply} is out of range: this game has plies 0 to {game.ply}")
     position = game.copy()
     for _ in range(game.ply - ply):
-        position.undo()
+        position.pop()
     return position
 
 
 def move_hexes(move: Move) -> tuple[int, ...]:
     """The hexes a move puts something on (none for ``draw``)."""
-    if move.kind == "tile":
+    if move.kind == TILE:
         return footprint(move.hex, move.orientation)
-    if move.kind == "double":
+    if move.kind == DOUBLE:
         return double_footprint(move.hex, move.orientation)
-    if move.kind == "draw":
+    if move.kind == DRAW:
         return ()
     return move.hexes or (move.hex,)
 

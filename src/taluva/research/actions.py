@@ -32,7 +32,7 @@ from typing import Final
 from taluva.engine.errors import IllegalMove
 from taluva.engine.game import Game
 from taluva.engine.hexes import DELTAS, distance, format_hex, hex_at
-from taluva.engine.moves import DOUBLE, DRAW, EXPAND, HUT, SHIP, TEMPLE, TILE, TOWER, Move
+from taluva.engine.moves import DOUBLE, DRAW, EXPAND, HUT, SHIP, TEMPLE, TILE, TOWER, Move, MoveKind
 from taluva.engine.outcome import PIECE_NAMES, Outcome, Reason, rank_players
 from taluva.engine.tiles import BASE_TILE_COUNTS, TERRAIN_NAMES, VOLCANO
 
@@ -230,7 +230,7 @@ class ActionSpace:
             return f"expand {terrain} from {format_hex(self.hexes[index])}"
         return str(self.decode(None, action))
 
-    def kind(self, action: int) -> str:
+    def kind(self, action: int) -> MoveKind:
         """The move kind an action belongs to (``tile``, ``draw``, ``double``, ``hut``...)."""
         for base, name in (
             (self.ship_base, SHIP),
@@ -277,7 +277,7 @@ class ActionSpace:
             if action is not None:
                 if action >= 0:
                     append(action)
-            elif move[0] == EXPAND:
+            elif move.kind == EXPAND:
                 if table is None:
                     table = expansion_anchors(game)
                 position = self._index.get(table[(move[2], move[3])])

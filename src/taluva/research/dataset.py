@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from taluva.engine.errors import InvalidRecord
-from taluva.engine.game import Game, game_from_record
+from taluva.engine.game import Game
 from taluva.research.actions import DEFAULT_RADIUS, OutsideWindow, returns_of
 from taluva.research.observations import Observer
 
@@ -46,7 +46,7 @@ class RecordLine:
 
     def game(self) -> Game:
         """Replay the record, checking every move; InvalidRecord names the file and line."""
-        return game_from_record(self.record, source=self.where)
+        return Game.from_record(self.record, source=self.where)
 
 
 def read_records(source: str | Path | IO[str]) -> Iterator[RecordLine]:

@@ -27,7 +27,7 @@ import numpy as np
 from taluva.ai import arena
 from taluva.ai.evaluation import DEFAULT_EVALUATOR, situation
 from taluva.ai.learned import INPUT_NAMES, position_inputs
-from taluva.engine.game import Game, game_from_record
+from taluva.engine.game import Game
 from taluva.engine.outcome import Outcome
 from taluva.research.commands import interrupted
 
@@ -117,7 +117,7 @@ def final_ranks(outcome: Outcome, players: int) -> list[float]:
 def positions_of(record: dict[str, Any]) -> Iterator[tuple[list[list[float]], int, list[int]]]:
     """Every running position of a finished game, as (each player's inputs, the number of
     players, the eliminated players): before each move, in the tile and the build phase."""
-    final = game_from_record(record)
+    final = Game.from_record(record)
     if final.result is None:
         return
     replay = Game.from_record({**record, "moves": [], "result": None})

@@ -119,7 +119,7 @@ class AiTurns:
 
     def _mover_of_last(self) -> int:
         probe = self.session.game.copy()
-        probe.undo()
+        probe.pop()
         return probe.to_move
 
     # ------------------------------------------------------------------ hints

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from taluva.engine.game import Game
 from taluva.engine.hexes import format_hex
-from taluva.engine.moves import Move
+from taluva.engine.moves import DOUBLE, EXPAND, HUT, SHIP, TEMPLE, TOWER, Move
 from taluva.engine.tiles import TERRAIN_NAMES
 from taluva.render.position import doubles_of, move_hexes
 from taluva.terminal.pointer import Pointer
@@ -18,18 +18,18 @@ from taluva.terminal.session import tile_words
 def build_label(move: Move, game: Game) -> str:
     """``Expand into sand: 3 huts on 1,0 2,-1`` and the like, for the action menu."""
     where = " ".join(format_hex(h) for h in move_hexes(move))
-    if move.kind == "hut":
+    if move.kind == HUT:
         return f"Hut: found a new settlement on {where}"
-    if move.kind == "expand":
+    if move.kind == EXPAND:
         huts = sum(game.level(h) for h in move.hexes)
         return (
             f"Expand into {TERRAIN_NAMES[move.terrain]}: {huts} hut{'s' * (huts != 1)} on {where}"
         )
-    if move.kind == "temple":
+    if move.kind == TEMPLE:
         return f"Temple on {where}"
-    if move.kind == "tower":
+    if move.kind == TOWER:
         return f"Tower on {where}"
-    if move.kind == "ship":
+    if move.kind == SHIP:
         return f"Ship into the lagoon at {where}"
     return str(move)
 
@@ -56,6 +56,6 @@ class DrawMenu(ChoiceScreen):
     def __init__(self, pointer: Pointer) -> None:
         choices = [("draw", "Draw a tile from the pile")]
         for code in doubles_of(pointer.game):
-            if any(m.kind == "double" and m.tile == code for m in pointer.legal()):
+            if any(m.kind == DOUBLE and m.tile == code for m in pointer.legal()):
                 choices.append((code, f"Take the double-hex tile {tile_words(code, True)}"))
         super().__init__("Start of your turn:", choices)

@@ -133,7 +133,7 @@ def log_text(game: Game) -> Text:
     replay = game.copy()
     movers = []
     for _ in range(game.ply):
-        replay.undo()
+        replay.pop()
         movers.append(replay.to_move)
     movers.reverse()
     for index, (move, mover) in enumerate(zip(game.moves, movers, strict=True), start=1):

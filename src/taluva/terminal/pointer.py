@@ -11,32 +11,32 @@ from typing import Final
 
 from taluva.engine.game import Game
 from taluva.engine.hexes import DELTAS, coords, hex_at, pixel_centre
-from taluva.engine.moves import Move
+from taluva.engine.moves import DOUBLE, DRAW, EXPAND, HUT, SHIP, TEMPLE, TILE, TOWER, Move, MoveKind
 from taluva.engine.tiles import double_footprint, double_terrains, footprint, tile_terrains
 from taluva.render.position import lagoons_of, move_hexes
 from taluva.terminal.mapview import Overlay
 from taluva.terminal.session import Session
 
-BUILD_ORDER: Final = ("hut", "expand", "temple", "tower", "ship")
+BUILD_ORDER: Final = (HUT, EXPAND, TEMPLE, TOWER, SHIP)
 """The order of the kinds of build in the build menu."""
 
 
-def tile_spots(legal: list[Move], kind: str, code: str, orientation: int) -> frozenset[int]:
+def tile_spots(legal: list[Move], kind: MoveKind, code: str, orientation: int) -> frozenset[int]:
     """Anchor hexes where the tile (or double-hex ``code``) fits in ``orientation``."""
     spots = set()
     for move in legal:
-        if move.kind != kind or (kind == "double" and move.tile != code):
+        if move.kind != kind or (kind == DOUBLE and move.tile != code):
             continue
         if move.orientation == orientation:
             spots.add(move.hex)
-        if kind == "double" and code in ("VV", "JJ") and move.orientation + 3 == orientation:
+        if kind == DOUBLE and code in ("VV", "JJ") and move.orientation + 3 == orientation:
             spots.add(move.hex + DELTAS[move.orientation])
     return frozenset(spots)
 
 
 def ghost_cells(move: Move, tile: str | None) -> dict[int, int]:
     """Hex to terrain for the ghost of a tile or double-hex move (``tile``: the drawn code)."""
-    if move.kind == "tile":
+    if move.kind == TILE:
         hexes: tuple[int, ...] = footprint(move.hex, move.orientation)
         terrains: tuple[int, ...] = tile_terrains(tile or "")
     else:
@@ -100,13 +100,13 @@ class Pointer:
             return []
         legal = self.legal()
         if game.phase == "tile":
-            kind = "tile" if game.tile is not None else "double"
-            if kind == "double" and self.double is None:
+            kind = TILE if game.tile is not None else DOUBLE
+            if kind == DOUBLE and self.double is None:
                 return []
             found = [
                 (move.hex, move.orientation)
                 for move in legal
-                if move.kind == kind and (kind == "tile" or move.tile == self.double)
+                if move.kind == kind and (kind == TILE or move.tile == self.double)
             ]
         else:
             found = sorted({(h, 0) for move in legal for h in self.action_hexes(move)})
@@ -114,7 +114,7 @@ class Pointer:
 
     def action_hexes(self, move: Move) -> tuple[int, ...]:
         """Hexes where a build can be chosen: its own, or every hex of a ship's lagoon."""
-        if move.kind == "ship":
+        if move.kind == SHIP:
             for lagoon in lagoons_of(self.game):
                 if move.hex in lagoon:
                     return tuple(sorted(lagoon))
@@ -226,10 +226,10 @@ class Pointer:
         """Show the AI's hint: the ghost goes where the hinted tile goes, the cursor on the
         hinted build."""
         self.hinted = move
-        if move.kind in ("tile", "double"):
+        if move.kind in (TILE, DOUBLE):
             self.orientation = move.orientation
             self.point_at(move.hex)
-        elif move.kind != "draw":
+        elif move.kind != DRAW:
             self.cursor = move_hexes(move)[0]
 
     # ------------------------------------------------------------------ drawing
@@ -243,13 +243,13 @@ class Pointer:
         if move is not None:
             overlay.ghost = ghost_cells(move, game.tile)
             overlay.ghost_legal = move in set(self.legal())
-            kind = "tile" if game.tile is not None else "double"
+            kind = TILE if game.tile is not None else DOUBLE
             overlay.spots = tile_spots(self.legal(), kind, self.double or "", self.orientation)
         shown = self.preview or self.hinted
-        if shown is not None and shown.kind not in ("tile", "double", "draw"):
+        if shown is not None and shown.kind not in (TILE, DOUBLE, DRAW):
             overlay.preview = frozenset(move_hexes(shown))
-            overlay.preview_kind = "hut" if shown.kind == "expand" else shown.kind
+            overlay.preview_kind = "hut" if shown.kind == EXPAND else shown.kind
             overlay.preview_owner = game.to_move
-        elif shown is not None and shown.kind in ("tile", "double") and move is None:
+        elif shown is not None and shown.kind in (TILE, DOUBLE) and move is None:
             overlay.highlight = frozenset(move_hexes(shown))
         return overlay

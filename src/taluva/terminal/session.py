@@ -16,7 +16,7 @@ from typing import Final
 from taluva.ai import Agent, hint, make_agent
 from taluva.ai.levels import LEVELS
 from taluva.engine.errors import IllegalMove, InvalidRecord
-from taluva.engine.game import Game, load_record, save_record
+from taluva.engine.game import Game
 from taluva.engine.hexes import format_hex
 from taluva.engine.moves import Move
 from taluva.engine.options import PLAYER_COUNTS
@@ -50,7 +50,7 @@ class Seat:
 def parse_seats(text: str) -> list[Seat]:
     """Read ``--players``: a comma-separated list of ``human[:NAME]`` and ``ai[:SPEC]``.
 
-    SPEC is a level 1-5 (``ai:3``) or any agent spec of ``taluva.ai.make_agent``
+    SPEC is a level of ``LEVELS`` (``ai:3``) or any agent spec of ``taluva.ai.make_agent``
     (``ai:random``, ``ai:mcts:iterations=200``); ``ai`` alone is level 3.
 
     >>> [seat.describe() for seat in parse_seats("human,ai:5")]
@@ -75,7 +75,8 @@ def parse_seats(text: str) -> list[Seat]:
         else:
             raise SeatError(
                 f"--players: seat {index + 1} is {item!r}; each seat is 'human', 'human:NAME', "
-                "'ai', 'ai:LEVEL' (1-6) or 'ai:SPEC' (random, greedy, mcts:...)"
+                f"'ai', 'ai:LEVEL' ({min(LEVELS)}-{max(LEVELS)}) or 'ai:SPEC' (random, greedy, "
+                "mcts:...)"
             )
     return seats
 
@@ -170,28 +171,28 @@ class Session:
         if game.ply == 0:
             raise IllegalMove("there is nothing to undo: no move has been played")
         if not self.has_humans:
-            return [game.undo()]
+            return [game.pop()]
         probe = game.copy()
         count = 0
         while probe.ply > 0:
-            probe.undo()
+            probe.pop()
             count += 1
             if not self.seats[probe.to_move].is_ai:
-                return [game.undo() for _ in range(count)]
+                return [game.pop() for _ in range(count)]
         raise IllegalMove("there is nothing to undo: no person has moved yet")
 
     def save(self, path: str | Path) -> Path:
         """Write the game record; raise InvalidRecord naming the file if it cannot be written."""
         target = Path(path).expanduser()
         try:
-            save_record(self.game, target)
+            self.game.save(target)
         except OSError as error:
             raise InvalidRecord(f"{target}: cannot write ({error.strerror or error})") from None
         return target
 
     def load(self, path: str | Path) -> None:
         """Replace the game by a saved record with the same number of players."""
-        game = load_record(Path(path).expanduser())
+        game = Game.load(Path(path).expanduser())
         if game.player_count != len(self.seats):
             raise InvalidRecord(
                 f"{path}: the record has {game.player_count} players but this game has "
