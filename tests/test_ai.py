@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import gc
 import json
+import math
 import random
-import time
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -13,9 +13,11 @@ from typing import Any
 
 import pytest
 
-import taluva.engine.game
+import taluva.ai.mcts
+import taluva.ai.turns
 from taluva import Game
 from taluva.ai import InvalidAgentSpec, hint, make_agent
+from taluva.ai.agents import SAFETY
 from taluva.ai.evaluation import (
     DEFAULT_EVALUATOR,
     Evaluator,
@@ -34,29 +36,12 @@ from taluva.ai.mcts import (
     world_count,
 )
 from taluva.cli import main
+from taluva.engine.options import EXPANSIONS
 from taluva.engine.outcome import Outcome, Reason
 
-
-def _available_expansions() -> list[str]:
-    """Every expansion this engine accepts now (each zone of the Game Board expansion too)."""
-    names = [e for e in taluva.engine.options.EXPANSIONS if not e.startswith("board:")]
-    try:
-        from taluva.engine.expansions.board_zones import ZONES
-
-        names += [f"board:{zone}" for zone in ZONES]
-    except ImportError:
-        pass
-    available = []
-    for name in names:
-        try:
-            Game.new(players=2, seed=0, expansions=[name])
-        except ValueError:
-            continue
-        available.append(name)
-    return available
-
-
-SETUPS = [((), 2), ((), 3), ((), 5)] + [((name,), 2) for name in _available_expansions()]
+SETUPS = [((), 2), ((), 3), ((), 5)] + [((name,), 2) for name in EXPANSIONS]
+"""Every expansion (each zone of the Game Board too) with two players: one the engine refuses
+fails its tests, it does not drop out of them."""
 
 
 def _random_positions(expansions: tuple[str, ...], players: int, count: int) -> list[Game]:
@@ -222,15 +207,45 @@ def test_make_agent_rejects_bad_specs_saying_why(spec: str, message: str) -> Non
         make_agent(spec)
 
 
-def test_a_time_bounded_search_stays_within_its_budget_plus_ten_percent() -> None:
+class _IterationClock:
+    """Stands in for ``time.perf_counter`` in the search: time moves on by ``step`` seconds
+    with each iteration and at no other moment, so a time budget becomes a number of
+    iterations, the same on any machine however loaded."""
+
+    def __init__(self, step: float) -> None:
+        self.step = step
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        return self.now
+
+
+def test_a_time_bounded_search_stops_at_its_deadline_within_its_budget_plus_ten_percent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     game = _random_positions((), 2, 1)[0]
     while game.ply < 24:
         game.play(game.random_move(random.Random(3)))
+    clock = _IterationClock(step=1 / 64)  # exact in binary: the sums are not rounded
+    for module in (taluva.ai.mcts, taluva.ai.turns):
+        monkeypatch.setattr(module, "time", clock)
+    iterate = Search._iterate
+
+    def iterate_for_one_step(search: Search, root: Any, deadline: float | None) -> None:
+        assert clock.now < 2, "the search ran on past twice its budget"
+        iterate(search, root, deadline)
+        clock.now += clock.step
+
+    monkeypatch.setattr(Search, "_iterate", iterate_for_one_step)
     agent = make_agent("mcts:time=1", seed=1)
-    start = time.perf_counter()
+    assert isinstance(agent, MctsAgent)
     move = agent.choose(game.copy())
-    assert time.perf_counter() - start <= 1.1
     assert game.is_legal(move)
+    assert agent.last is not None
+    # it looks at the clock before every iteration and stops at the first one that finds
+    # SAFETY (90%) of the budget gone: ceil(0.9 * 64) = 58 iterations, 0.906 s, not one more
+    assert agent.last.iterations == math.ceil(SAFETY * 64) == 58
+    assert agent.last.seconds == 58 / 64 <= 1.1
 
 
 class _Watching(Evaluator):
@@ -399,7 +414,7 @@ def test_the_heuristic_prefers_a_temple_to_a_new_hut() -> None:
     for text in (temples[0], huts[0]):
         game.play(text)
         scores[text.split()[0]] = DEFAULT_EVALUATOR.results(game)[mover]
-        game.undo()
+        game.pop()
     assert scores["temple"] > scores["hut"]
 
 
