@@ -357,8 +357,7 @@ def stored(service: GameService, ids: tuple[str, ...]) -> list[StoredGame | None
 @pytest.fixture
 def fuzzed(tmp_path: Path) -> Iterator[tuple[TestClient, GameService, Table]]:
     settings_ = Settings(database=sqlite_url(tmp_path), ai_workers=0, limits=OPEN)
-    service = GameService(settings_)
-    service.ai = StalledAi()  # type: ignore[assignment]
+    service = GameService(settings_, ai=StalledAi())  # type: ignore[arg-type]
     with TestClient(create_app(settings_, service)) as client:
         yield client, service, Table(client)
 

@@ -45,8 +45,7 @@ def client_for(database: str) -> Iterator[TestClient]:
     settings = Settings(
         database=database, ai_workers=0, limits=Limits(http_rate=1e6, http_burst=10**6)
     )
-    service = GameService(settings)
-    service.ai = QuickAi()  # type: ignore[assignment]
+    service = GameService(settings, ai=QuickAi())  # type: ignore[arg-type]
     with TestClient(create_app(settings, service)) as client:
         yield client
 

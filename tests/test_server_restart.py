@@ -109,9 +109,8 @@ def test_an_ai_turn_cut_off_by_a_restart_is_played_after_it(tmp_path: Path) -> N
     settings = Settings(database=sqlite_url(tmp_path), ai_workers=0)
 
     async def before_restart() -> str:
-        service = GameService(settings)
         stalled = StalledAi()
-        service.ai = stalled  # type: ignore[assignment]
+        service = GameService(settings, ai=stalled)  # type: ignore[arg-type]
         await service.start()
         room, _ = await service.create_game(
             {"seats": [{"kind": "ai", "level": 1}, {"kind": "human", "take": True}]}

@@ -10,57 +10,40 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Mapping
-from typing import Any, Protocol, TypeVar
+from collections.abc import Callable
 
 from taluva.server.ai.queue import AiJob, AiResult
 from taluva.server.ai.scheduling import Audience, SchedulerClosed, check_ai_only_game
 from taluva.server.ai.workers import AiRunner, fallback_move, move_seed
 from taluva.server.config import Settings
 from taluva.server.errors import ApiError
+from taluva.server.games.play import Moves
+from taluva.server.games.registry import Rooms
 from taluva.server.games.room import Room
-from taluva.server.storage.store import LIVE, Store, StoredGame, StoredSeat
+from taluva.server.storage.database import Database
+from taluva.server.storage.store import LIVE, StoredGame, StoredSeat
 
 log = logging.getLogger("taluva.server")
-
-T = TypeVar("T")
-
-
-class AiAsker(Protocol):
-    """Where a room's AI turn is queued when several processes share the work
-    (``taluva.server.games.cluster.Cluster``)."""
-
-    def ask_ai(self, room: Any) -> None:
-        """Queue the AI turn the room waits for, if any."""
-
-
-class AiSeatsService(Protocol):
-    """What the AI seats need of the service (``taluva.server.games.service.GameService``)."""
-
-    settings: Settings
-    store: Store
-    ai: AiRunner
-    cluster: AiAsker | None
-
-    @property
-    def rooms(self) -> Mapping[str, Room]:
-        """The rooms of the open and live games."""
-
-    async def db(self, function: Callable[..., T], *args: Any) -> T:
-        """Run a storage call in the database thread."""
-
-    async def submit(self, room: Room, seats: set[int], state: Any, text: Any) -> dict[str, Any]:
-        """Check, store, apply and broadcast one move."""
-
-    async def resync(self, room: Room, message: dict[str, Any] | None) -> None:
-        """Read a room's game again after another process changed it."""
-
 
 class AiSeats:
     """Plays the turns of a service's AI seats, one task per room at a time."""
 
-    def __init__(self, service: AiSeatsService) -> None:
-        self.service = service
+    def __init__(
+        self,
+        settings: Settings,
+        database: Database,
+        runner: AiRunner,
+        rooms: Rooms,
+        moves: Moves,
+    ) -> None:
+        self.settings = settings
+        self.database = database
+        self.runner = runner
+        self.rooms = rooms
+        self.moves = moves
+        self.remote: Callable[[Room], None] | None = None
+        """Queues a room's AI turn for the AI workers of the whole server, when several
+        processes share them (``taluva.server.games.cluster.Cluster.ask_ai``)."""
         self.closing = False
         """Set when the server stops: no AI turn starts any more."""
 
@@ -81,10 +64,11 @@ class AiSeats:
     async def admit_ai_only(self, meta: StoredGame, account_id: int | None) -> None:
         """Refuse a game with only AI seats that its creator may not have (see
         ``check_ai_only_game``): the account's unfinished ones are counted in the database."""
-        settings = self.service.settings
+        settings = self.settings
         live = 0
         if account_id is not None and settings.ai_only_quota > 0:
-            live = await self.service.db(self.service.store.unfinished_ai_only_games, account_id)
+            store = self.database.store
+            live = await self.database.run(store.unfinished_ai_only_games, account_id)
         check_ai_only_game(
             [seat.kind for seat in meta.seats],
             account_id is not None,
@@ -97,9 +81,8 @@ class AiSeats:
         """Start the AI turns of a room if an AI seat is to move (once at a time)."""
         if self.closing or self.to_move(room) is None:
             return
-        cluster = self.service.cluster
-        if cluster is not None:  # the AI workers of the whole server play it
-            cluster.ask_ai(room)
+        if self.remote is not None:  # the AI workers of the whole server play it
+            self.remote(room)
             return
         if room.ai_task is not None and not room.ai_task.done():
             return
@@ -108,19 +91,18 @@ class AiSeats:
     async def stop(self) -> None:
         """Start no more AI turns and cancel those under way (played again after a restart)."""
         self.closing = True
-        rooms = self.service.rooms.values()
+        rooms = self.rooms.live.values()
         tasks = [room.ai_task for room in rooms if room.ai_task is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _play(self, room: Room) -> None:
-        service = self.service
         while (seat := self.to_move(room)) is not None:
             ply = room.game.ply
             seed = move_seed(room.id, ply)
             try:
-                text = await service.ai.choose(
+                text = await self.runner.choose(
                     room.record(),
                     seat.ai or "level:1",
                     seed,
@@ -137,11 +119,11 @@ class AiSeats:
                 )
                 text = fallback_move(room.game, seed)
             try:
-                await service.submit(room, {seat.seat}, ply, text)
+                await self.moves.submit(room, {seat.seat}, ply, text)
             except ApiError as error:
                 log.error("AI move %r in game %s refused: %s", text, room.id, error.message)
                 if room.game.ply == ply:
-                    await service.submit(room, {seat.seat}, ply, fallback_move(room.game, seed))
+                    await self.moves.submit(room, {seat.seat}, ply, fallback_move(room.game, seed))
 
     def job(self, room: Room) -> tuple[AiJob, bool] | None:
         """The AI turn a room waits for, and whether a person waits for it; None if none."""
@@ -157,19 +139,18 @@ class AiSeats:
     async def play_result(self, room: Room, result: AiResult) -> None:
         """Play an AI worker's answer if its game still waits for it (a random legal move if
         the engine refuses it); an answer for a ply already played is dropped."""
-        service = self.service
         if room.game.ply < result.ply:
             async with room.lock:
-                await service.resync(room, None)
+                await self.rooms.resync(room)
         seat = self.to_move(room)
         if seat is None or seat.seat != result.seat or room.game.ply != result.ply:
             return
         try:
-            await service.submit(room, {seat.seat}, result.ply, result.move)
+            await self.moves.submit(room, {seat.seat}, result.ply, result.move)
         except ApiError as error:
             if error.code == "stale":
                 return
             log.error("AI move %r in game %s refused: %s", result.move, room.id, error.message)
             if room.game.ply == result.ply:
                 fallback = fallback_move(room.game, move_seed(room.id, result.ply))
-                await service.submit(room, {seat.seat}, result.ply, fallback)
+                await self.moves.submit(room, {seat.seat}, result.ply, fallback)

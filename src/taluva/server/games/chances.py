@@ -12,32 +12,20 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from typing import Any, Final, Protocol
+from typing import Any, Final
 
-from taluva.engine.game import Game
 from taluva.server.ai.scheduling import Audience
 from taluva.server.ai.workers import AiRunner
 from taluva.server.errors import ApiError
+from taluva.server.games.room import Room
 from taluva.server.players.standings import rated_seats
-from taluva.server.storage.store import LIVE, OPEN, StoredGame
+from taluva.server.storage.store import LIVE, OPEN
 
 KEPT_POSITIONS: Final = 256
 """Answers kept (the latest positions of the games being watched)."""
 
 Position = tuple[str, int, int]
 """A game's position: its id, its ply and how many players have left it."""
-
-
-class Room(Protocol):
-    """What the win chances need of a game in play (``taluva.server.games.room.Room``)."""
-
-    meta: StoredGame
-    game: Game
-
-    @property
-    def id(self) -> str: ...
-
-    def record(self, moves: list[str] | None = None) -> dict[str, Any]: ...
 
 
 def check_allowed(room: Room, state: int) -> None:

@@ -4,8 +4,8 @@ Every process can serve every game. The database stays the authority: of two mov
 same ply, from any processes, only one is stored. What one process broadcasts, the others
 receive through the ``Bus`` and pass on to their own clients, after bringing their copy of
 the game up to date (applying the move, or reading the game again). AI turns go to the
-Redis job queue (``ai_queue``) that ``taluva ai-worker`` processes serve, and their answers
-come back to whichever server process takes them, which plays them like any move.
+Redis job queue (``taluva.server.ai.queue``) that ``taluva ai-worker`` processes serve, and
+their answers come back to whichever server process takes them, which plays them like any move.
 """
 
 from __future__ import annotations
@@ -13,13 +13,14 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import Any, Protocol
+from typing import Any
 
 from taluva.engine.errors import IllegalMove
 from taluva.server.ai.queue import RECLAIM_AFTER, AiJob, AiResult, ServerQueue
 from taluva.server.cluster.bus import Bus
 from taluva.server.errors import ApiError
 from taluva.server.games.ai_seats import AiSeats
+from taluva.server.games.registry import Rooms
 from taluva.server.wire import to_json
 
 log = logging.getLogger("taluva.server")
@@ -32,44 +33,14 @@ QUIET_TYPES = frozenset({"chat", "rematch", "review"})
 """Broadcasts that change nothing a process keeps about the game: passed on as they are."""
 
 
-class ClusterRoom(Protocol):
-    """What the cluster needs of a room (``room.Room``)."""
-
-    lock: asyncio.Lock
-    subscribers: set[Any]
-
-    @property
-    def id(self) -> str:
-        """The game's id."""
-
-
-class ClusterService(Protocol):
-    """What the cluster needs of the game service (``rooms.GameService``)."""
-
-    rooms: dict[str, Any]
-    finished: Any
-    ai_seats: AiSeats
-
-    async def room(self, game_id: str) -> Any:
-        """The room of a game, loaded on first use."""
-
-    async def resync(self, room: Any, message: dict[str, Any] | None) -> None:
-        """Bring the room up to date after another process changed its game."""
-
-    def apply_remote_move(self, room: Any, message: dict[str, Any], sync: dict[str, Any]) -> bool:
-        """Apply another process's move for the room's next ply; False if it cannot be."""
-
-    async def stale_rooms(self) -> list[Any]:
-        """The rooms in memory whose stored ply or status differs from their own."""
-
-
 class Cluster:
     """This process's links to the others: the broadcast bus and the AI job queue."""
 
     def __init__(
-        self, service: ClusterService, url: str, reclaim_after: float = RECLAIM_AFTER
+        self, rooms: Rooms, ai_seats: AiSeats, url: str, reclaim_after: float = RECLAIM_AFTER
     ) -> None:
-        self.service = service
+        self.rooms = rooms
+        self.ai_seats = ai_seats
         self.bus = Bus(url)
         self.queue = ServerQueue(url, reclaim_after)
         self._tasks: list[asyncio.Task[None]] = []
@@ -102,7 +73,7 @@ class Cluster:
     def ask_ai(self, room: Any) -> None:
         """Queue the AI turn the room waits for, if any (once per ply, whichever process
         asks)."""
-        asked = self.service.ai_seats.job(room)
+        asked = self.ai_seats.job(room)
         if asked is None:
             return
         job, human = asked
@@ -121,8 +92,7 @@ class Cluster:
     async def _deliver(self, game_id: str, ply: int, sync: dict[str, Any], text: str) -> None:
         """Queue another process's message for its game: the games are handled side by
         side, each one's messages in order."""
-        service = self.service
-        if game_id not in service.rooms and game_id not in service.finished:
+        if self.rooms.get(game_id) is None:
             return  # nobody here watches it; it is read afresh when someone does
         inbox = self._inboxes.get(game_id)
         if inbox is not None:
@@ -143,8 +113,7 @@ class Cluster:
             del self._inboxes[game_id]
 
     async def _handle_one(self, game_id: str, sync: dict[str, Any], text: str) -> None:
-        service = self.service
-        room = service.rooms.get(game_id) or service.finished.get(game_id)
+        room = self.rooms.get(game_id)
         if room is None:
             return
         try:
@@ -154,28 +123,26 @@ class Cluster:
         kind = message.get("type")
         if kind not in QUIET_TYPES:
             async with room.lock:
-                if kind != "move" or not service.apply_remote_move(room, message, sync):
-                    await service.resync(room, message)
-            # The process that made the change asks for the AI's turn too; whichever asks
-            # first wins, so the turn is asked for even if that process dies meanwhile.
-            self.ask_ai(room)
+                # Bringing the room up to date tells its listeners, so this process asks
+                # for the AI's turn too, as the one that made the change did; whichever asks
+                # first wins, so the turn is asked for even if that process dies meanwhile.
+                if kind != "move" or not self.rooms.apply_remote(room, message, sync):
+                    await self.rooms.resync(room)
         for subscriber in list(room.subscribers):
             subscriber.send(text)
 
     async def _resync_all(self) -> None:
-        service = self.service
-        for room in [*service.rooms.values(), *service.finished.values()]:
+        for room in self.rooms:
             async with room.lock:
-                await service.resync(room, None)
+                await self.rooms.resync(room)
 
     async def _heal(self) -> None:
         """Now and then, read again every game this process holds that changed elsewhere
         without its broadcast arriving, and show its players where it stands."""
-        service = self.service
         while True:
             await asyncio.sleep(HEAL_SECONDS)
             try:
-                stale = await service.stale_rooms()
+                stale = await self.rooms.stale()
             except asyncio.CancelledError:
                 raise
             except Exception as error:
@@ -183,11 +150,10 @@ class Cluster:
                 continue
             for room in stale:
                 async with room.lock:
-                    await service.resync(room, None)
+                    await self.rooms.resync(room)
                 text = to_json({"type": "state", "state": room.state()})
                 for subscriber in list(room.subscribers):
                     subscriber.send(text)
-                self.ask_ai(room)
                 log.warning("game %s had missed a change made by another process", room.id)
 
     async def _take_results(self) -> None:
@@ -210,8 +176,8 @@ class Cluster:
 
     async def _play(self, result: AiResult) -> None:
         try:
-            room = await self.service.room(result.game_id)
-            await self.service.ai_seats.play_result(room, result)
+            room = await self.rooms.load(result.game_id)
+            await self.ai_seats.play_result(room, result)
         except asyncio.CancelledError:
             raise
         except (ApiError, IllegalMove) as error:

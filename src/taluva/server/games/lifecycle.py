@@ -13,20 +13,22 @@ import asyncio
 import hmac
 import logging
 import secrets
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Coroutine
 from datetime import UTC, datetime
-from typing import Any, Final, Protocol, TypeVar
+from typing import Any, Final
 
 from sqlalchemy import update
 
 from taluva.engine.errors import IllegalMove
-from taluva.engine.game import Game
 from taluva.engine.outcome import Reason
 from taluva.server.config import Settings
 from taluva.server.errors import ApiError
 from taluva.server.games import clocks
+from taluva.server.games.registry import Rooms
+from taluva.server.games.room import Room
 from taluva.server.players.accounts import Account
 from taluva.server.players.standings import settle
+from taluva.server.storage.database import Database
 from taluva.server.storage.models import Base, GameRow
 from taluva.server.storage.store import (
     CANCELLED,
@@ -38,48 +40,6 @@ from taluva.server.storage.store import (
     now,
     token_digest,
 )
-
-T = TypeVar("T")
-
-
-class Room(Protocol):
-    """What the lifecycle needs of a room (``taluva.server.games.room.Room``)."""
-
-    meta: StoredGame
-    game: Game
-    lock: asyncio.Lock
-    version: int
-
-    @property
-    def id(self) -> str:
-        """The game's id."""
-
-    def state(self) -> dict[str, Any]:
-        """The public view of the current position."""
-
-    def broadcast(self, message: dict[str, Any]) -> None:
-        """Send one message to every watching client."""
-
-
-class GameService(Protocol):
-    """What the lifecycle needs of the service (``taluva.server.games.service.GameService``)."""
-
-    settings: Settings
-    store: Store
-
-    @property
-    def rooms(self) -> Mapping[str, Room]:
-        """The rooms of the open and live games."""
-
-    async def db(self, function: Callable[..., T], *args: Any) -> T:
-        """Run a storage call in the database thread."""
-
-    def schedule_ai(self, room: Any) -> None:
-        """Start the AI turns of a room if an AI seat is to move."""
-
-    def keep(self, room: Any) -> None:
-        """File a room among the running or the finished games, by its status."""
-
 
 log = logging.getLogger("taluva.server")
 
@@ -122,10 +82,12 @@ def _utc(stamp: datetime) -> datetime:
 
 
 class Lifecycle:
-    """Resign, time out, cancel and abandon the games of one ``GameService``."""
+    """Resign, time out, cancel and abandon the games of one process's ``Rooms``."""
 
-    def __init__(self, service: GameService) -> None:
-        self.service = service
+    def __init__(self, settings: Settings, database: Database, rooms: Rooms) -> None:
+        self.settings = settings
+        self.database = database
+        self.rooms = rooms
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._closing = False
@@ -153,17 +115,15 @@ class Lifecycle:
         if room.meta.clock is None or room.meta.clock["running"] is not None:
             return
         clock = clocks.run(room.meta.clock, room.game.to_move, clocks.now_ms())
-        await self.service.db(
-            store_change, self.service.store, room.id, (LIVE,), {"clock": clock}, None
-        )
-        room.meta.clock = clock
-        self.arm(room)
+        await self._store_change(room.id, (LIVE,), {"clock": clock}, None)
+        room.set_clock(clock)
+        self.rooms.changed(room)
 
     async def start(self) -> None:
         """After the games are loaded: apply the clocks that ran out and the abandonments
         due while the server was down, start clocks a crash left stopped, arm the timers,
         and check for abandoned games from now on."""
-        for room in list(self.service.rooms.values()):
+        for room in list(self.rooms.live.values()):
             try:
                 async with room.lock:
                     if room.meta.status == LIVE and not await self.expire_due(room):
@@ -214,8 +174,7 @@ class Lifecycle:
                 await self.expire_due(room)
         except Exception:
             log.exception("the clock of game %s failed", room.id)
-        self.arm(room)
-        self.service.schedule_ai(room)
+        self.rooms.changed(room)
 
     async def expire_due(self, room: Room) -> bool:
         """With the room's lock held: if the running clock has run out, its player is out
@@ -250,9 +209,7 @@ class Lifecycle:
             await self.expire_due(room)
             if room.meta.status != LIVE or room.game.is_over:
                 raise ApiError(409, "over", "the game is over")
-            message = await self._leave(room, seat, Reason.RESIGNED)
-        self.service.schedule_ai(room)
-        return message
+            return await self._leave(room, seat, Reason.RESIGNED)
 
     async def _leave(self, room: Room, seat: int, reason: Reason) -> dict[str, Any]:
         """With the lock held: store, apply and broadcast ``seat`` leaving the game."""
@@ -279,21 +236,12 @@ class Lifecycle:
             "clock": clock,
             "updated_at": stamp,
         }
-        db = self.service.db
-        stored = await db(
-            store_change, self.service.store, room.id, (LIVE,), values, result, room.game.ply
-        )
-        if not stored:
+        if not await self._store_change(room.id, (LIVE,), values, result, room.game.ply):
             raise ApiError(409, "stale", "the game moved on first: try again")
-        room.game = trial
-        meta.status, meta.result, meta.resignations = status, result, resignations
-        meta.clock, meta.updated_at = clock, stamp
-        room.version += 1
+        room.commit(trial, status=status, result=result, clock=clock, stamp=stamp)
         message = {"type": "out", "seat": seat, "reason": reason.value, "state": room.state()}
         room.broadcast(message)
-        if over:
-            self.service.keep(room)
-        self.arm(room)
+        self.rooms.changed(room)
         return message
 
     # ------------------------------------------------------------------ cancel and abandon
@@ -324,9 +272,7 @@ class Lifecycle:
             result = {"ranking": [], "reason": CANCELLED_REASON}
             stamp = now()
             values = {"status": CANCELLED, "result": result, "updated_at": stamp}
-            if not await self.service.db(
-                store_change, self.service.store, room.id, (OPEN,), values, None
-            ):
+            if not await self._store_change(room.id, (OPEN,), values, None):
                 raise ApiError(409, "started", "the game has started: a player may resign instead")
             self._end_in_memory(room, CANCELLED, result, stamp)
         return {"type": "state", "state": room.state()}
@@ -334,10 +280,10 @@ class Lifecycle:
     async def sweep(self) -> int:
         """Abandon every open or live game with no move for the abandon limit; return how
         many."""
-        limit = self.service.settings.abandon_after
+        limit = self.settings.abandon_after
         cutoff = now().timestamp() - limit
         count = 0
-        for room in list(self.service.rooms.values()):
+        for room in list(self.rooms.live.values()):
             if room.meta.status not in (OPEN, LIVE):
                 continue
             if _utc(room.meta.updated_at).timestamp() > cutoff:
@@ -361,27 +307,22 @@ class Lifecycle:
         if clock is not None:
             clock = clocks.stopped(clock, clocks.now_ms())
         values = {"status": FINISHED, "result": result, "clock": clock, "updated_at": stamp}
-        store = self.service.store
-        if await self.service.db(store_change, store, room.id, (OPEN, LIVE), values, result):
-            room.meta.clock = clock
+        if await self._store_change(room.id, (OPEN, LIVE), values, result):
+            room.set_clock(clock)
             self._end_in_memory(room, FINISHED, result, stamp)
             log.info(
-                "game %s abandoned: no move for %g seconds",
-                room.id,
-                self.service.settings.abandon_after,
+                "game %s abandoned: no move for %g seconds", room.id, self.settings.abandon_after
             )
 
     def _end_in_memory(
         self, room: Room, status: str, result: dict[str, Any], stamp: datetime
     ) -> None:
-        room.meta.status, room.meta.result, room.meta.updated_at = status, result, stamp
-        room.version += 1
+        room.end(status, result, stamp)
         room.broadcast({"type": "state", "state": room.state()})
-        self.arm(room)
-        self.service.keep(room)
+        self.rooms.changed(room)
 
     async def _sweep_forever(self) -> None:
-        limit = self.service.settings.abandon_after
+        limit = self.settings.abandon_after
         every = max(0.05, min(limit / 4, 600.0))
         while True:
             await asyncio.sleep(every)
@@ -389,6 +330,17 @@ class Lifecycle:
                 await self.sweep()
             except Exception:
                 log.exception("the check for abandoned games failed")
+
+    async def _store_change(
+        self,
+        game_id: str,
+        statuses: tuple[str, ...],
+        values: dict[str, Any],
+        ended: dict[str, Any] | None,
+        ply: int | None = None,
+    ) -> bool:
+        store = self.database.store
+        return await self.database.run(store_change, store, game_id, statuses, values, ended, ply)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)

@@ -1,8 +1,10 @@
 """A game in play held in memory: its stored facts, its engine position and its watchers.
 
-Rooms are what the game service (``taluva.server.games.service``) keeps per game; their lock puts
-the game's changes in order, and their broadcast reaches every watcher (and, with several
-server processes, the others through the relay).
+Rooms are what the game service (``taluva.server.games.service``) keeps per game; their lock
+puts the game's changes in order, and their broadcast reaches every watcher (and, with several
+server processes, the others through the relay). A room is the one owner of its live state:
+other modules store a change, then ask the room to take it (``commit``, ``take_seat``,
+``end``, ``reload``), which also moves its version on so views are computed afresh.
 """
 
 from __future__ import annotations
@@ -10,16 +12,17 @@ from __future__ import annotations
 import asyncio
 import hmac
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any, Protocol
 
 from taluva.engine.game import Game
-from taluva.engine.record import RECORD_FORMAT
+from taluva.engine.record import make_record
 from taluva.server.errors import ApiError
 from taluva.server.games import clocks
 from taluva.server.games.view import state_view
 from taluva.server.players.accounts import Account
-from taluva.server.storage.store import FINISHED, LIVE, OPEN, StoredGame, token_digest
+from taluva.server.storage.store import FINISHED, LIVE, OPEN, StoredGame, now, token_digest
 from taluva.server.wire import to_json
 
 MOVE_TEXT_CHARS = 200
@@ -100,18 +103,81 @@ class Room:
             sync = {"status": meta.status, "result": meta.result, "clock": meta.clock}
             self.relay(self.id, self.game.ply, sync, text)
 
-    def record(self, moves: list[str] | None = None) -> dict[str, Any]:
+    def record(self) -> dict[str, Any]:
         """The full game record (with the hidden deck: for the server and its workers only)."""
-        return {
-            "format": RECORD_FORMAT,
-            "players": [seat.name for seat in self.meta.seats],
-            "options": self.meta.options,
-            "deck": self.meta.deck,
-            "doubles": self.meta.doubles,
-            "moves": [str(m) for m in self.game.moves] if moves is None else moves,
-            "result": None,
-            "resignations": self.meta.resignations,
-        }
+        return game_record(self.meta, [str(m) for m in self.game.moves])
+
+    # ------------------------------------------------------------------ changes
+
+    def trial(self, text: str) -> Game:
+        """A copy of the game with move ``text`` played on it (IllegalMove if it is not
+        legal); the room is unchanged until the trial is stored and ``commit`` takes it."""
+        trial = self.game.copy()
+        trial.play(text)
+        return trial
+
+    def commit(
+        self,
+        trial: Game,
+        *,
+        status: str,
+        result: dict[str, Any] | None,
+        clock: dict[str, Any] | None,
+        mover: int | None = None,
+        stamp: datetime | None = None,
+    ) -> None:
+        """Take a stored change made on a copy of the game: a move by seat ``mover``, or a
+        player leaving (``mover`` None), with the game's status, result and clock after it."""
+        meta = self.meta
+        if mover is not None:
+            meta.move_seats.append(mover)
+        self.game = trial
+        meta.ply = trial.ply
+        meta.status, meta.result, meta.clock = status, result, clock
+        meta.resignations = [entry.to_json() for entry in trial.resignations]
+        meta.updated_at = now() if stamp is None else stamp
+        self._changed()
+
+    def take_seat(self, seat: int, name: str, token_hash: str, account_id: int | None) -> None:
+        """Give a free seat to a player (stored already); the game, not started yet, is
+        rebuilt under the new names."""
+        meta = self.meta
+        meta.seats[seat] = replace(
+            meta.seats[seat], name=name, token_hash=token_hash, account_id=account_id
+        )
+        self.game = rebuild(meta, [])
+        meta.updated_at = now()
+        self._changed()
+
+    def go_live(self) -> None:
+        """The game starts (stored already): its last seat was taken."""
+        self.meta.status = LIVE
+        self._changed()
+
+    def set_clock(self, clock: dict[str, Any] | None) -> None:
+        """Take a stored clock (started, or stopped)."""
+        self.meta.clock = clock
+        self._changed()
+
+    def end(self, status: str, result: dict[str, Any], stamp: datetime) -> None:
+        """Take a stored end that no move made (cancelled, abandoned)."""
+        meta = self.meta
+        meta.status, meta.result, meta.updated_at = status, result, stamp
+        self._changed()
+
+    def reload(self, meta: StoredGame, game: Game) -> None:
+        """Take what the database holds after another process changed the game."""
+        self.meta = meta
+        self.game = game
+        self._changed()
+
+    def take_host_token(self) -> str | None:
+        """The host token of a game just created, once: the creation's answer sends it."""
+        token, self.host_token = self.host_token, None
+        return token
+
+    def _changed(self) -> None:
+        self.version += 1
 
     def explain(self, text: Any) -> dict[str, Any]:
         """Whether a move is legal now and, if not, why (for hover explanations)."""
@@ -155,18 +221,20 @@ class Room:
         return record
 
 
+def game_record(meta: StoredGame, moves: list[str]) -> dict[str, Any]:
+    """The record of a stored game after ``moves`` (deck included: for the server and its
+    workers only), with the resignations up to the last of them."""
+    return make_record(
+        players=[seat.name for seat in meta.seats],
+        options=meta.options,
+        deck=meta.deck,
+        doubles=meta.doubles,
+        moves=moves,
+        resignations=[r for r in meta.resignations if r["ply"] <= len(moves)],
+    )
+
+
 def rebuild(meta: StoredGame, moves: list[str]) -> Game:
     """Replay a stored game's moves from its deck (every move is checked again), with the
     resignations up to the last of them."""
-    return Game.from_record(
-        {
-            "format": RECORD_FORMAT,
-            "players": [seat.name for seat in meta.seats],
-            "options": meta.options,
-            "deck": meta.deck,
-            "doubles": meta.doubles,
-            "moves": moves,
-            "result": None,
-            "resignations": [r for r in meta.resignations if r["ply"] <= len(moves)],
-        }
-    )
+    return Game.from_record(game_record(meta, moves))

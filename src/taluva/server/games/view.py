@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from taluva.engine.errors import IllegalMove
 from taluva.engine.expansions.board_zones import ZONES
 from taluva.engine.game import Game
 from taluva.engine.hexes import coords
@@ -157,12 +158,41 @@ def state_view(
         **board_view(game),
         "moves": move_texts(game.moves),
         "movers": meta.move_seats[: game.ply],
+        "effects": [effect.to_json() for effect in game.effects()],
         "legal": sorted(move_texts(game.legal_moves())) if playing else [],
         "result": result_view(game) or (ending_view(meta) if live else None),
         "terrains": list(TERRAIN_NAMES),
         "clock": clocks.clock_view(meta.clock, clocks.now_ms()) if live else None,
         "resignations": [entry.to_json() for entry in game.resignations],
     }
+
+
+def plan_effects(game: Game, ply: int, plan: Iterable[str]) -> list[dict[str, Any]]:
+    """What each move of ``plan`` would do if played after the first ``ply`` moves of ``game``
+    (``MoveEffect.to_json``, as ``effects`` in a state): the words of a review's preferred
+    plan. The list stops before a move that is not legal there (a plan's guessed draw)."""
+    trial = game.copy()
+    while trial.ply > ply:
+        trial.pop()
+    for text in plan:
+        try:
+            trial.play(text)
+        except IllegalMove:
+            break
+    return [effect.to_json() for effect in trial.effects(ply)]
+
+
+def review_view(review: dict[str, Any], game: Game) -> dict[str, Any]:
+    """A review (``taluva review --json``) whose marked moves also carry ``best_effects``:
+    one effect a move of ``best`` (``plan_effects``), so clients put the better plan in
+    words from the server's facts, as they do the log. ``review`` is not changed."""
+    moves = [
+        {**entry, "best_effects": plan_effects(game, entry["ply"], entry["best"])}
+        if entry.get("best")
+        else entry
+        for entry in review.get("moves", [])
+    ]
+    return {**review, "moves": moves}
 
 
 def summary_view(game: StoredGame) -> dict[str, Any]:

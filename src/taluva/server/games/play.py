@@ -1,0 +1,91 @@
+"""A move from a seat: checked, stored, and only then taken by its room and broadcast.
+
+Every move goes through ``Moves.submit``: a person's from the HTTP API or the WebSocket, an
+AI seat's from ``taluva.server.games.ai_seats``. The database's key on ``(game, ply)`` makes
+sure that of two submissions for the same ply, from any server process, exactly one is
+stored; moves arriving while a write is under way are stored together (group commit).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from taluva.engine.errors import IllegalMove
+from taluva.server.errors import ApiError
+from taluva.server.games.lifecycle import Lifecycle
+from taluva.server.games.registry import Rooms
+from taluva.server.games.room import MOVE_TEXT_CHARS, Room
+from taluva.server.storage.database import Database
+from taluva.server.storage.store import FINISHED, LIVE, OPEN, NewMove, PlyTaken
+
+
+class Moves:
+    """Plays the moves of one process's rooms; ``shared`` when other server processes play
+    the same games (a room may then be behind the database, and is read again first)."""
+
+    def __init__(
+        self, database: Database, rooms: Rooms, lifecycle: Lifecycle, *, shared: bool
+    ) -> None:
+        self.database = database
+        self.rooms = rooms
+        self.lifecycle = lifecycle
+        self.shared = shared
+
+    async def submit(self, room: Room, seats: set[int], state: Any, text: Any) -> dict[str, Any]:
+        """Check, store, apply and broadcast one move; return the broadcast message.
+
+        Refused (ApiError, nothing changed) unless the game is live, ``state`` is the current
+        state id (the number of moves played), the player to move holds one of ``seats`` and
+        the engine finds the move legal.
+        """
+        if type(state) is not int:
+            raise ApiError(400, "bad-request", "state must be the state id (a whole number)")
+        if not isinstance(text, str) or not text.strip():
+            raise ApiError(400, "bad-request", "move must be move text such as 'tile 0,0 3'")
+        if len(text) > MOVE_TEXT_CHARS:
+            raise ApiError(400, "bad-request", f"move text is longer than {MOVE_TEXT_CHARS}")
+        async with room.lock:
+            if self.shared and (state != room.game.ply or room.meta.status == OPEN):
+                await self.rooms.resync(room)  # another process may have moved on already
+            await self.lifecycle.expire_due(room)
+            game = room.game
+            if room.meta.status == OPEN:
+                raise ApiError(409, "waiting", "the game starts when every seat is taken")
+            if game.is_over or room.meta.status != LIVE:
+                raise ApiError(409, "over", "the game is over")
+            if state != game.ply:
+                raise ApiError(409, "stale", f"state {state} is not the current state {game.ply}")
+            seat = game.to_move
+            if seat not in seats:
+                raise ApiError(
+                    403,
+                    "not-your-turn",
+                    f"it is {room.meta.seats[seat].name}'s turn (seat {seat})",
+                )
+            try:
+                trial = room.trial(text)
+            except IllegalMove as error:
+                raise ApiError(422, "illegal", str(error)) from None
+            canonical = str(trial.moves[-1])
+            status = FINISHED if trial.is_over else LIVE
+            result = None if trial.result is None else trial.result.to_json()
+            clock = self.lifecycle.clock_after_move(
+                room, seat, None if trial.is_over else trial.to_move
+            )
+            final = trial if trial.is_over else None
+            move = NewMove(room.id, game.ply, seat, canonical, status, result, clock, final=final)
+            try:
+                await self.database.store_move(move)
+            except PlyTaken:
+                raise ApiError(409, "stale", f"another move for state {state} came first") from None
+            room.commit(trial, status=status, result=result, clock=clock, mover=seat)
+            message = {
+                "type": "move",
+                "ply": game.ply,
+                "seat": seat,
+                "move": canonical,
+                "state": room.state(),
+            }
+            room.broadcast(message)
+            self.rooms.changed(room)
+        return message
