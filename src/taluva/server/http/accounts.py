@@ -1,6 +1,6 @@
 """The HTTP routes of accounts: sign up, sign in and out, my games, profiles, leaderboard.
 
-``install`` adds them to the application. Sign-in attempts are limited per address and per
+Sign-in attempts are limited per address and per
 name (429 ``rate-limited``), and the answers never tell whether a name has an account: an
 unknown name and a wrong password get the same 401, after the same Argon2 work. Sign-up is
 the exception, by necessity: a taken name is refused (409 ``name-taken``), and names are
@@ -12,22 +12,22 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Path, Query, Request, Response
+from fastapi import APIRouter, Path, Query, Request, Response
 from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
 from taluva.server.errors import ApiError
 from taluva.server.games.service import GameService
 from taluva.server.games.view import summary_view
+from taluva.server.http.deps import SiteDep, address_of
 from taluva.server.http.messages import Strict
-from taluva.server.limits import AddressLimiter
+from taluva.server.http.site import Site
 from taluva.server.players.accounts import (
     SESSION_COOKIE,
     SESSION_DAYS,
     Account,
     AccountStore,
     NameTaken,
-    Passwords,
     account_name,
     account_of,
     check_password,
@@ -36,14 +36,6 @@ from taluva.server.players.accounts import (
 from taluva.server.players.profiles import games_of_account, leaderboard, profile
 from taluva.server.storage.store import LIVE
 
-SIGN_IN_BURST = 10
-"""Sign-in and sign-up attempts one address may make at once..."""
-SIGN_IN_PER_MINUTE = 10.0
-"""...and then per minute."""
-NAME_BURST = 5
-"""Sign-in attempts for one name, from anywhere, at once..."""
-NAME_PER_MINUTE = 2.0
-"""...and then per minute."""
 MY_GAMES = 100
 """The most games "My games" lists."""
 
@@ -89,121 +81,111 @@ def _set_session(response: Response, request: Request, token: str) -> None:
     )
 
 
-def install(app: FastAPI, service: GameService, passwords: Passwords | None = None) -> None:
-    """Add the account routes to ``app`` and keep the account store in ``app.state.accounts``
-    (where ``account_of`` finds it)."""
-    accounts = AccountStore(service.store.engine)
-    app.state.accounts = accounts
-    hashing = passwords
-    by_address = AddressLimiter(SIGN_IN_PER_MINUTE / 60, SIGN_IN_BURST)
-    by_name = AddressLimiter(NAME_PER_MINUTE / 60, NAME_BURST)
+router = APIRouter(tags=["accounts"])
 
-    def get_passwords() -> Passwords:
-        nonlocal hashing
-        if hashing is None:
-            hashing = Passwords()
-        return hashing
 
-    def limit_attempt(request: Request, name: str | None) -> None:
-        address = request.client.host if request.client else "unknown"
-        if not by_address.take(address):
-            raise ApiError(
-                429,
-                "rate-limited",
-                "too many sign-in attempts from this address: try again later",
-                retry_after=by_address.retry_after(address),
-            )
-        if name is not None and not by_name.take(name):
-            raise ApiError(
-                429,
-                "rate-limited",
-                "too many sign-in attempts for this name: try again later",
-                retry_after=by_name.retry_after(name),
-            )
+def limit_attempt(site: Site, request: Request, name: str | None) -> None:
+    """Refuse (429) a sign-in or sign-up beyond its address's rate or, for a sign-in, its
+    name's."""
+    address = address_of(request)
+    if not site.sign_ins.take(address):
+        raise ApiError(
+            429,
+            "rate-limited",
+            "too many sign-in attempts from this address: try again later",
+            retry_after=site.sign_ins.retry_after(address),
+        )
+    by_name = site.sign_ins_by_name
+    if name is not None and not by_name.take(name):
+        raise ApiError(
+            429,
+            "rate-limited",
+            "too many sign-in attempts for this name: try again later",
+            retry_after=by_name.retry_after(name),
+        )
 
-    @app.post(
-        "/api/accounts",
-        status_code=201,
-        summary="Sign up: create an account and sign in (sets the session cookie)",
-        tags=["accounts"],
-    )
-    async def sign_up(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
-        name = account_name(body.name, service.settings.limits.name_chars)
-        password = check_password(body.password)
-        limit_attempt(request, None)
-        digest = await run_in_threadpool(get_passwords().hash, password)
-        try:
-            account = await service.db(accounts.create, name, digest)
-        except NameTaken:
-            raise ApiError(409, "name-taken", f"the name {name!r} has an account already") from None
-        await _start_session(service, accounts, account, request, response)
-        return {"account": account.to_json()}
 
-    @app.post(
-        "/api/session",
-        summary="Sign in with a name and a password (sets the session cookie)",
-        tags=["accounts"],
-    )
-    async def sign_in(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
-        if len(body.password) > 200:
-            raise _refused_credentials()
-        limit_attempt(request, name_key(body.name))
-        found = await service.db(accounts.find, body.name)
-        stored = None if found is None else found[1]
-        matches = await run_in_threadpool(get_passwords().verify, stored, body.password)
-        if found is None or not matches:
-            raise _refused_credentials()
-        account = found[0]
-        await _start_session(service, accounts, account, request, response)
-        return {"account": account.to_json()}
+@router.post(
+    "/api/accounts",
+    status_code=201,
+    summary="Sign up: create an account and sign in (sets the session cookie)",
+)
+async def sign_up(
+    body: Credentials, request: Request, response: Response, site: SiteDep
+) -> dict[str, Any]:
+    name = account_name(body.name, site.settings.limits.name_chars)
+    password = check_password(body.password)
+    limit_attempt(site, request, None)
+    digest = await run_in_threadpool(site.passwords.hash, password)
+    try:
+        account = await site.service.db(site.accounts.create, name, digest)
+    except NameTaken:
+        raise ApiError(409, "name-taken", f"the name {name!r} has an account already") from None
+    await _start_session(site.service, site.accounts, account, request, response)
+    return {"account": account.to_json()}
 
-    @app.get(
-        "/api/session", summary="Who is signed in (account null for a guest)", tags=["accounts"]
-    )
-    async def who(request: Request) -> dict[str, Any]:
-        account = await account_of(request)
-        return {"account": None if account is None else account.to_json()}
 
-    @app.delete(
-        "/api/session", summary="Sign out (ends the session, clears the cookie)", tags=["accounts"]
-    )
-    async def sign_out(request: Request, response: Response) -> dict[str, Any]:
-        token = request.cookies.get(SESSION_COOKIE)
-        if token and len(token) <= 100:
-            await service.db(accounts.close_session, token)
-        response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
-        return {"account": None}
+@router.post("/api/session", summary="Sign in with a name and a password (sets the session cookie)")
+async def sign_in(
+    body: Credentials, request: Request, response: Response, site: SiteDep
+) -> dict[str, Any]:
+    if len(body.password) > 200:
+        raise _refused_credentials()
+    limit_attempt(site, request, name_key(body.name))
+    found = await site.service.db(site.accounts.find, body.name)
+    stored = None if found is None else found[1]
+    matches = await run_in_threadpool(site.passwords.verify, stored, body.password)
+    if found is None or not matches:
+        raise _refused_credentials()
+    account = found[0]
+    await _start_session(site.service, site.accounts, account, request, response)
+    return {"account": account.to_json()}
 
-    @app.get(
-        "/api/my/games",
-        summary="The signed-in player's open, live and finished games, and whose turn it is",
-        tags=["accounts"],
-    )
-    async def my_games(request: Request) -> dict[str, Any]:
-        account = await account_of(request)
-        if account is None:
-            raise ApiError(401, "signed-out", "sign in to see your games")
-        games = await service.db(games_of_account, service.store, account.id, MY_GAMES)
-        return {"games": [await _my_entry(service, game, account) for game in games]}
 
-    @app.get(
-        "/api/players/{account_id}",
-        summary="A player's profile: games, wins, statistics, rating and its history",
-        tags=["accounts"],
-    )
-    async def player(account_id: Annotated[int, Path(ge=1)]) -> dict[str, Any]:
-        found = await service.db(profile, service.store.engine, account_id)
-        if found is None:
-            raise ApiError(404, "not-found", f"there is no player {account_id}")
-        return {"player": found}
+@router.get("/api/session", summary="Who is signed in (account null for a guest)")
+async def who(request: Request) -> dict[str, Any]:
+    account = await account_of(request)
+    return {"account": None if account is None else account.to_json()}
 
-    @app.get(
-        "/api/leaderboard",
-        summary="Rated players and AI levels, best rating first",
-        tags=["accounts"],
-    )
-    async def ranking(limit: Annotated[int, Query(ge=1, le=500)] = 100) -> dict[str, Any]:
-        return {"players": await service.db(leaderboard, service.store.engine, limit)}
+
+@router.delete("/api/session", summary="Sign out (ends the session, clears the cookie)")
+async def sign_out(request: Request, response: Response, site: SiteDep) -> dict[str, Any]:
+    token = request.cookies.get(SESSION_COOKIE)
+    if token and len(token) <= 100:
+        await site.service.db(site.accounts.close_session, token)
+    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
+    return {"account": None}
+
+
+@router.get(
+    "/api/my/games",
+    summary="The signed-in player's open, live and finished games, and whose turn it is",
+)
+async def my_games(request: Request, site: SiteDep) -> dict[str, Any]:
+    account = await account_of(request)
+    if account is None:
+        raise ApiError(401, "signed-out", "sign in to see your games")
+    service = site.service
+    games = await service.db(games_of_account, service.store, account.id, MY_GAMES)
+    return {"games": [await _my_entry(service, game, account) for game in games]}
+
+
+@router.get(
+    "/api/players/{account_id}",
+    summary="A player's profile: games, wins, statistics, rating and its history",
+)
+async def player(account_id: Annotated[int, Path(ge=1)], site: SiteDep) -> dict[str, Any]:
+    found = await site.service.db(profile, site.service.store.engine, account_id)
+    if found is None:
+        raise ApiError(404, "not-found", f"there is no player {account_id}")
+    return {"player": found}
+
+
+@router.get("/api/leaderboard", summary="Rated players and AI levels, best rating first")
+async def ranking(
+    site: SiteDep, limit: Annotated[int, Query(ge=1, le=500)] = 100
+) -> dict[str, Any]:
+    return {"players": await site.service.db(leaderboard, site.service.store.engine, limit)}
 
 
 def _lifetime() -> timedelta:

@@ -14,13 +14,18 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from fastapi import APIRouter
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from taluva.server.config import Limits
 from taluva.server.errors import ApiError, error_message
+from taluva.server.games.chat import Chat
+from taluva.server.games.rematch import Rematches
+from taluva.server.games.room import Room
+from taluva.server.games.service import GameService
 from taluva.server.http.messages import (
     CLIENT_MESSAGES,
     MAX_REF_CHARS,
@@ -38,15 +43,10 @@ from taluva.server.http.messages import (
     parse_json,
     valid_ref,
 )
+from taluva.server.http.site import Site
 from taluva.server.limits import ConnectionCounter, TokenBucket
 from taluva.server.players.accounts import Account, account_of
 from taluva.server.wire import to_json
-
-if TYPE_CHECKING:
-    from taluva.server.games.chat import Chat
-    from taluva.server.games.rematch import Rematches
-    from taluva.server.games.room import Room
-    from taluva.server.games.service import GameService
 
 log = logging.getLogger("taluva.server")
 
@@ -341,3 +341,20 @@ def _answer_later(
     task = asyncio.get_running_loop().create_task(answer())
     _background.add(task)
     task.add_done_callback(_background.discard)
+
+
+router = APIRouter()
+
+
+@router.websocket("/ws/games/{game_id}")
+async def game_socket(websocket: WebSocket, game_id: str) -> None:
+    site: Site = websocket.app.state.site
+    limits = site.settings.limits
+    service = site.service
+    await serve_socket(websocket, game_id, service, limits, site.sockets, site.chat, site.rematches)
+
+
+@router.websocket("/{path:path}")
+async def no_socket(websocket: WebSocket, path: str) -> None:
+    error = ApiError(404, "not-found", f"there is no WebSocket at /{path[:100]}")
+    await refuse_socket(websocket, error, CLOSE_NOT_FOUND)

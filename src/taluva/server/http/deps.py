@@ -1,0 +1,68 @@
+"""What the routes ask of each request: the site, the game in the path, the address's rate,
+and the seats a bearer token holds."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+
+from taluva.server.errors import ApiError
+from taluva.server.games.room import Room
+from taluva.server.http.site import Site
+
+
+def site_of(request: Request) -> Site:
+    """The application's shared parts."""
+    site: Site = request.app.state.site
+    return site
+
+
+SiteDep = Annotated[Site, Depends(site_of)]
+
+
+async def room_of(game_id: str, site: SiteDep) -> Room:
+    """The game named in the path (404 if there is none)."""
+    return await site.service.room(game_id)
+
+
+RoomDep = Annotated[Room, Depends(room_of)]
+
+
+def address_of(request: Request) -> str:
+    """The address a request counts as (the guard has settled it)."""
+    return request.client.host if request.client else "unknown"
+
+
+def rate_limited(request: Request, site: SiteDep) -> None:
+    """Refuse (429) a request beyond its address's rate."""
+    address = address_of(request)
+    if not site.requests.take(address):
+        raise ApiError(
+            429,
+            "rate-limited",
+            "too many requests: slow down",
+            retry_after=site.requests.retry_after(address),
+        )
+
+
+LIMITED = [Depends(rate_limited)]
+"""The dependencies of every route that changes something."""
+
+
+def bearer(authorization: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer TOKEN`` header, if there is one."""
+    if authorization and authorization.startswith("Bearer "):
+        return authorization[7:].strip()
+    return None
+
+
+def seats_of(room: Room, authorization: str | None) -> set[int]:
+    """The seats of ``room`` the bearer token holds; 401 without a token, 403 for none."""
+    token = bearer(authorization)
+    if token is None:
+        raise ApiError(401, "no-token", "send the seat token as 'Authorization: Bearer TOKEN'")
+    seats, _unknown = room.seats_for([token])
+    if not seats:
+        raise ApiError(403, "forbidden", "this token holds no seat of this game")
+    return seats

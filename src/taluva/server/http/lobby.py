@@ -1,0 +1,122 @@
+"""The lobby's routes: what a new game may be, the lists of games, creating and joining one."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Query, Request
+
+import taluva
+from taluva.ai.levels import LEVELS
+from taluva.engine.options import (
+    EXPANSIONS,
+    HOUSE_RULES,
+    PLAYER_COUNTS,
+    TILES_PER_PLAYER_CHOICES,
+)
+from taluva.render import style
+from taluva.server.errors import ApiError
+from taluva.server.games import clocks
+from taluva.server.games.view import summary_view
+from taluva.server.http.deps import LIMITED, RoomDep, SiteDep, address_of
+from taluva.server.http.messages import CreateGameRequest, JoinRequest
+from taluva.server.http.site import Site
+from taluva.server.players.accounts import account_of, named_for
+from taluva.server.storage.store import STATUSES
+
+router = APIRouter()
+
+
+def drawing_rules() -> dict[str, Any]:
+    """The colours and level rule of ``taluva.render`` (the client draws the same way)."""
+    result: dict[str, Any] = style.drawing_rules()
+    return result
+
+
+def lobby_config(site: Site) -> dict[str, Any]:
+    """What the lobby can offer (levels, player counts, options, clocks), the limits a client
+    must keep to, and the drawing rules."""
+    limits = site.settings.limits
+    return {
+        "version": taluva.__version__,
+        "levels": list(LEVELS),
+        "player_counts": list(PLAYER_COUNTS),
+        "tiles_per_player": list(TILES_PER_PLAYER_CHOICES),
+        "expansions": list(EXPANSIONS),
+        "house_rules": list(HOUSE_RULES),
+        "hint_level": site.settings.hint_level,
+        "limits": {
+            "ws_message_bytes": limits.ws_message_bytes,
+            "ws_rate": limits.ws_rate,
+            "ws_burst": limits.ws_burst,
+            "name_chars": limits.name_chars,
+            "game_name_chars": limits.game_name_chars,
+            "json_depth": limits.json_depth,
+            "ws_per_address": limits.ws_per_address,
+            "games_per_minute": limits.games_per_minute,
+            "chat_chars": limits.chat_chars,
+            "chat_rate": limits.chat_rate,
+            "chat_burst": limits.chat_burst,
+        },
+        "style": drawing_rules(),
+        "clocks": [dict(preset) for preset in clocks.PRESETS],
+    }
+
+
+@router.get("/api/config", summary="What the lobby can offer, and the drawing rules")
+async def config(site: SiteDep) -> dict[str, Any]:
+    if not site.config:
+        site.config.update(lobby_config(site))
+    return site.config
+
+
+@router.get("/api/games", summary="List open, live or finished games")
+async def list_games(
+    site: SiteDep,
+    status: Annotated[Literal["open", "live", "finished"], Query()] = "open",
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+) -> dict[str, Any]:
+    assert status in STATUSES
+    service = site.service
+    games = await service.db(service.store.list_games, status, limit)
+    return {"games": [summary_view(game) for game in games]}
+
+
+@router.post(
+    "/api/games",
+    status_code=201,
+    dependencies=LIMITED,
+    summary="Create a game; the response holds the tokens of the seats you took",
+)
+async def create_game(body: CreateGameRequest, request: Request, site: SiteDep) -> dict[str, Any]:
+    address = address_of(request)
+    if not site.new_games.take(address):
+        raise ApiError(
+            429,
+            "rate-limited",
+            f"this address may create {site.settings.limits.games_per_minute:g} games a "
+            "minute: try again later",
+            retry_after=site.new_games.retry_after(address),
+        )
+    account = await account_of(request)
+    room, tokens = await site.service.create_game(
+        named_for(body.model_dump(), account),
+        account_id=None if account is None else account.id,
+    )
+    return {"game": summary_view(room.meta), "tokens": tokens, "host_token": room.take_host_token()}
+
+
+@router.get("/api/games/{game_id}", summary="A game's lobby entry and current state")
+async def get_game(room: RoomDep) -> dict[str, Any]:
+    return {"game": summary_view(room.meta), "state": room.state()}
+
+
+@router.post(
+    "/api/games/{game_id}/seats/{seat}",
+    dependencies=LIMITED,
+    summary="Take a free seat; the response holds its token",
+)
+async def join(
+    game_id: str, seat: int, body: JoinRequest, request: Request, site: SiteDep
+) -> dict[str, Any]:
+    return await site.service.join(game_id, seat, body.name, await account_of(request))
