@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -13,17 +12,38 @@ from test_server_support import redis_server
 from taluva.server.ai.queue import (
     BOT_JOBS,
     HUMAN_JOBS,
+    WORKERS,
     AiJob,
     AiResult,
     ServerQueue,
     WorkerQueue,
 )
 
+PATIENCE = 60.0
+"""The ``reclaim_after`` of these tests' workers: far longer than any test waits, so a job is
+reclaimed only once ``idle`` says it was left that long, never because the machine is slow."""
+
 
 @pytest.fixture
 def redis_url() -> Iterator[str]:
     with redis_server() as url:
         yield url
+
+
+def idle(url: str, stream: str, entry_id: str, seconds: float) -> None:
+    """Make the taken job ``entry_id`` look untouched by its taker for ``seconds``, as if that
+    long had passed since it was last claimed. Redis's own clock decides when a job may be
+    reclaimed (XAUTOCLAIM's min-idle-time): this sets the idle time that clock measures
+    (XCLAIM with IDLE, to the same consumer), instead of waiting for it."""
+    client = redis.Redis.from_url(url, decode_responses=True)
+    pending = client.xpending_range(stream, WORKERS, min=entry_id, max=entry_id, count=1)
+    assert len(pending) == 1, f"job {entry_id} is not taken"
+    owner = str(pending[0]["consumer"])
+    claimed = client.xclaim(
+        stream, WORKERS, owner, 0, [entry_id], idle=int(seconds * 1000), justid=True
+    )
+    assert claimed == [entry_id]
+    client.close()
 
 
 def job(game: str, ply: int = 0) -> AiJob:
@@ -97,29 +117,38 @@ def test_an_answer_goes_back_to_a_server_and_the_job_is_gone(redis_url: str) -> 
     assert take_results(redis_url) == []
 
 
-def test_the_job_of_a_worker_that_went_silent_goes_to_another(redis_url: str) -> None:
+def test_the_job_of_a_worker_that_went_silent_goes_to_another_once_idle_that_long(
+    redis_url: str,
+) -> None:
     ask(redis_url, (job("g"), True))
-    silent = WorkerQueue(redis_url, reclaim_after=0.3)
-    assert silent.take(50) is not None  # taken, never answered: the worker "died"
-    other = WorkerQueue(redis_url, reclaim_after=0.3)
+    silent = WorkerQueue(redis_url, reclaim_after=PATIENCE)
+    taken = silent.take(50)  # taken, never answered: the worker "died"
+    assert taken is not None
+    stream, entry_id, _job = taken
+    other = WorkerQueue(redis_url, reclaim_after=PATIENCE)
     assert other.take(50) is None  # not yet: the first may still be thinking
-    time.sleep(0.4)
-    taken = other.take(50)
-    assert taken is not None and taken[2] == job("g")
+    idle(redis_url, stream, entry_id, PATIENCE / 2)
+    assert other.take(50) is None  # still not: left for less than reclaim_after
+    idle(redis_url, stream, entry_id, PATIENCE)
+    assert other.take(50) == (stream, entry_id, job("g"))  # left that long: taken over
+    assert other.take(50) is None  # once
     silent.close()
     other.close()
 
 
 def test_a_worker_that_keeps_its_job_is_not_robbed_of_it(redis_url: str) -> None:
     ask(redis_url, (job("g"), True))
-    thinking = WorkerQueue(redis_url, reclaim_after=0.3)
+    thinking = WorkerQueue(redis_url, reclaim_after=PATIENCE)
     taken = thinking.take(50)
     assert taken is not None
-    other = WorkerQueue(redis_url, reclaim_after=0.3)
-    for _ in range(4):
-        time.sleep(0.15)
-        thinking.keep(taken[0], taken[1])
+    stream, entry_id, _job = taken
+    other = WorkerQueue(redis_url, reclaim_after=PATIENCE)
+    for _ in range(3):
+        idle(redis_url, stream, entry_id, PATIENCE)  # as long as another waits before it takes
+        thinking.keep(stream, entry_id)  # ... but the thinking worker claimed it again
         assert other.take(10) is None
+    idle(redis_url, stream, entry_id, PATIENCE)  # not kept this time: the same wait takes it
+    assert other.take(10) == (stream, entry_id, job("g"))
     thinking.close()
     other.close()
 
@@ -128,9 +157,13 @@ def test_a_malformed_job_is_dropped_not_retried(redis_url: str) -> None:
     client = redis.Redis.from_url(redis_url)
     WorkerQueue(redis_url).close()  # creates the groups
     client.xadd(HUMAN_JOBS, {"game": "g", "ply": "not a number"})
-    worker = WorkerQueue(redis_url, reclaim_after=0.1)
+    worker = WorkerQueue(redis_url)
     taken = worker.take(50)
     assert taken is not None and taken[2] is None
-    time.sleep(0.2)
-    assert worker.take(50) is None
+    # Nothing of it is left to retry: not pending for any worker, not in the stream, so even
+    # a worker that takes over a pending job at once (reclaim_after=0) finds none.
+    assert (client.xpending(HUMAN_JOBS, WORKERS)["pending"], client.xlen(HUMAN_JOBS)) == (0, 0)
+    eager = WorkerQueue(redis_url, reclaim_after=0)
+    assert eager.take(50) is None
     worker.close()
+    eager.close()

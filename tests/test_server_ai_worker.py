@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -12,6 +13,9 @@ from test_server_support import redis_server
 from taluva.engine.game import Game
 from taluva.server.ai.queue import AiJob, AiResult, ServerQueue
 from taluva.server.ai.worker import work
+
+HUNG = 120.0
+"""Seconds after which a wait is taken to hang: only stops a broken test, never a slow one."""
 
 
 @pytest.fixture
@@ -31,10 +35,10 @@ def test_a_worker_answers_each_job_with_a_legal_move_of_its_position(redis_url: 
         await queue.start()
         await queue.ask(job, human=True)
         taken: list[tuple[str, AiResult | None]] = []
-        for _ in range(50):
+        deadline = time.monotonic() + HUNG
+        while not taken:  # until the worker has answered, however long it takes
+            assert time.monotonic() < deadline, "the worker never answered"
             taken = await queue.take(200)
-            if taken:
-                break
         await queue.close()
         return [result for _id, result in taken]
 
@@ -45,7 +49,7 @@ def test_a_worker_answers_each_job_with_a_legal_move_of_its_position(redis_url: 
         results = asyncio.run(ask_and_wait())
     finally:
         stop.set()
-        worker.join(timeout=10)
+        worker.join(timeout=HUNG)  # it stops within a take's wait (BLOCK_MS)
     assert not worker.is_alive()
     assert len(results) == 1 and results[0] is not None
     answer = results[0]

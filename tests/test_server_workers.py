@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
@@ -20,13 +21,16 @@ from taluva.ai.hint import HINT_SEED
 from taluva.ai.levels import LEVELS, Level
 from taluva.ai.parallel import ParallelMctsAgent, merge, root_search
 from taluva.engine.game import Game
+from taluva.engine.moves import TILE
 from taluva.server import Settings
 from taluva.server.ai.scheduling import Audience, FairScheduler
 from taluva.server.ai.workers import AiRunner, move_seed, parallel_level
-from taluva.server.games.room import Room
+from taluva.server.games.room import Room, game_record
 from taluva.server.games.service import GameService
 
 ITERATIONS = 12
+HUNG = 120.0
+"""Seconds after which a wait is taken to hang: only stops a broken test, never a slow one."""
 LEVEL_6_SEAT = {"kind": "ai", "level": 6}
 HUMAN = {"kind": "human", "take": True}
 
@@ -68,7 +72,8 @@ def process_watch() -> Iterator[dict[str, int]]:
 
     def watch() -> None:
         me = os.getpid()
-        while not stop.wait(0.02):
+        while True:
+            stopped = stop.wait(0.02)
             workers = nested = 0
             for child in psutil.Process(me).children(recursive=True):
                 try:
@@ -80,6 +85,8 @@ def process_watch() -> Iterator[dict[str, int]]:
                     continue
             seen["workers"] = max(seen["workers"], workers)
             seen["nested"] = max(seen["nested"], nested)
+            if stopped:  # that was a last look, after the block: its workers are still up
+                return
 
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
@@ -93,11 +100,19 @@ def process_watch() -> Iterator[dict[str, int]]:
 def agents_move(room: Room, ply: int) -> str:
     """The move ``ParallelMctsAgent`` with two processes plays at ``ply`` with the seed the
     server gives that ply, from the same searches run here one after the other."""
-    game = Game.from_record(room.record([str(m) for m in room.game.moves[:ply]]))
+    game = Game.from_record(game_record(room.meta, [str(m) for m in room.game.moves[:ply]]))
     planner = ParallelMctsAgent(move_seed(room.id, ply), iterations=ITERATIONS, processes=2)
     record = game.to_record()
     answers = [root_search(record, seed, ITERATIONS, None) for seed in planner.seeds(game)]
     return str(merge(game, answers).plan.moves[0])
+
+
+async def until(condition: Callable[[], bool], what: str) -> None:
+    """Wait, however long it takes, until ``condition()`` holds (``HUNG``: it never will)."""
+    deadline = time.monotonic() + HUNG
+    while not condition():
+        assert time.monotonic() < deadline, f"never: {what}"
+        await asyncio.sleep(0.02)
 
 
 @asynccontextmanager
@@ -171,13 +186,12 @@ def test_a_search_that_cannot_start_before_the_deadline_is_not_run(
     async def scenario() -> None:
         async with serving(tmp_path, monkeypatch, ai_only_games=True) as (service, parts):
             room, _ = await service.create_game({"seats": [LEVEL_6_SEAT, LEVEL_6_SEAT]})
-            while room.game.ply == 0:
-                await asyncio.sleep(0.02)
+            await until(lambda: room.game.ply > 0, "the first move was played")
             # AI-only games hold one of two workers: the second search would start after the
             # first, past the deadline.
             first, second = parts.together[0]
             assert (len(first.result()) > 0, second.result()) == (True, None)
-            assert room.game.moves[0].kind == "tile"
+            assert room.game.moves[0].kind == TILE
 
     asyncio.run(scenario())
 
@@ -185,16 +199,18 @@ def test_a_search_that_cannot_start_before_the_deadline_is_not_run(
 def test_a_persons_game_is_served_while_an_ai_only_level_6_turn_searches(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    level_6(monkeypatch, seconds=10.0)
+    # An hour a move: the AI-only search is still under way whenever the duel's turn ends
+    # (the service stops its workers at the end, mid-search).
+    level_6(monkeypatch, seconds=3600.0)
 
     async def scenario() -> None:
         async with serving(tmp_path, monkeypatch, ai_only_games=True) as (service, parts):
             experts, _ = await service.create_game({"seats": [LEVEL_6_SEAT, LEVEL_6_SEAT]})
-            while service.ai.scheduler.running(Audience.AI_ONLY) == 0:
-                await asyncio.sleep(0.02)
+            scheduler = service.ai.scheduler
+            await until(lambda: scheduler.running(Audience.AI_ONLY) > 0, "the search started")
             duel, _ = await service.create_game({"seats": [{"kind": "ai", "level": 1}, HUMAN]})
             assert duel.ai_task is not None
-            await asyncio.wait_for(duel.ai_task, timeout=8.0)
+            await asyncio.wait_for(duel.ai_task, timeout=HUNG)
             assert (duel.game.ply, experts.game.ply) == (2, 0)
             assert parts.together[0][0].done() is False
 
