@@ -33,6 +33,13 @@ def drawing_rules() -> dict[str, Any]:
     return result
 
 
+def level_title(number: int) -> str:
+    """How the lobby names an AI level: its title, and where it thinks when that is not one
+    core."""
+    level = LEVELS[number]
+    return f"{level.title}, on every core" if level.agent == "parallel" else level.title
+
+
 def lobby_config(site: Site) -> dict[str, Any]:
     """What the lobby can offer (levels, player counts, options, clocks), the limits a client
     must keep to, and the drawing rules."""
@@ -40,6 +47,7 @@ def lobby_config(site: Site) -> dict[str, Any]:
     return {
         "version": taluva.__version__,
         "levels": list(LEVELS),
+        "level_titles": [level_title(level) for level in LEVELS],
         "player_counts": list(PLAYER_COUNTS),
         "tiles_per_player": list(TILES_PER_PLAYER_CHOICES),
         "expansions": list(EXPANSIONS),

@@ -6,16 +6,14 @@ import { currentAccount } from "./account.js";
 import { clockRule } from "./clock.js";
 import { hosts } from "./resign.js";
 
-const SEAT_CHOICES = [
-  ["you", "You (this browser)"],
-  ["human", "Another person (free seat)"],
-  ["ai:1", "AI level 1 (easiest)"],
-  ["ai:2", "AI level 2"],
-  ["ai:3", "AI level 3"],
-  ["ai:4", "AI level 4"],
-  ["ai:5", "AI level 5 (strongest on one core)"],
-  ["ai:6", "AI level 6 (expert: thinks on every core)"],
-];
+/** The seat choices: people, then every AI level of the server's table (/api/config). */
+function seatChoices(config) {
+  return [
+    ["you", "You (this browser)"],
+    ["human", "Another person (free seat)"],
+    ...config.levels.map((level, i) => [`ai:${level}`, `AI level ${level} (${config.level_titles[i]})`]),
+  ];
+}
 
 const EXPANSION_NAMES = { ships: "Ships", double_hex: "Double-hex tiles" };
 const HOUSE_RULE_NAMES = {
@@ -53,10 +51,11 @@ export class Lobby {
       h("label", { class: "check" }, h("input", { type: "checkbox", value: name, class: "expansion" }), EXPANSION_NAMES[name] || name));
     this.houseRules = this.config.house_rules.map((name) =>
       h("label", { class: "check" }, h("input", { type: "checkbox", value: name, class: "house-rule" }), HOUSE_RULE_NAMES[name] || name));
+    const counts = this.config.player_counts;
     const form = h("form", { class: "create", onsubmit: (e) => { e.preventDefault(); this.create(); } },
       h("h2", {}, "New game"),
       h("label", { for: "game-name" }, "Name"), this.gameName,
-      h("fieldset", {}, h("legend", {}, "Seats (2 to 5)"), this.seatBox,
+      h("fieldset", {}, h("legend", {}, `Seats (${Math.min(...counts)} to ${Math.max(...counts)})`), this.seatBox,
         h("div", { class: "row" },
           h("button", { type: "button", id: "add-seat", onclick: () => this.changeSeats(1) }, "+ Seat"),
           h("button", { type: "button", id: "remove-seat", onclick: () => this.changeSeats(-1) }, "− Seat"))),
@@ -84,7 +83,7 @@ export class Lobby {
   renderSeats() {
     const rows = this.seats.map((choice, i) => {
       const select = h("select", { "aria-label": `Seat ${i + 1}`, class: "seat-kind", onchange: (e) => { this.seats[i] = e.target.value; this.renderSeats(); } },
-        ...SEAT_CHOICES.map(([value, label]) => h("option", { value, selected: value === choice }, label)));
+        ...seatChoices(this.config).map(([value, label]) => h("option", { value, selected: value === choice }, label)));
       const name = choice === "you" || choice === "human"
         ? h("input", {
           class: "seat-name", maxlength: 160, value: this.names[i] || "", "aria-label": `Seat ${i + 1} name`,
@@ -103,7 +102,7 @@ export class Lobby {
 
   changeSeats(step) {
     const count = this.seats.length + step;
-    if (count < 2 || count > 5) return;
+    if (!this.config.player_counts.includes(count)) return;
     if (step > 0) { this.seats.push("ai:2"); this.names.push(""); } else { this.seats.pop(); this.names.pop(); }
     this.renderSeats();
   }
