@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Header, Request
 
 from taluva.server.errors import ApiError
 from taluva.server.games.room import Room
@@ -48,6 +48,10 @@ def rate_limited(request: Request, site: SiteDep) -> None:
 
 LIMITED = [Depends(rate_limited)]
 """The dependencies of every route that changes something."""
+
+
+Authorization = Annotated[str | None, Header()]
+"""The ``Authorization`` header, for the routes that take a seat's or the host's token."""
 
 
 def bearer(authorization: str | None) -> str | None:

@@ -6,16 +6,14 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Query, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 
 from taluva.server.games.room import MOVE_TEXT_CHARS
-from taluva.server.http.deps import LIMITED, RoomDep, SiteDep, bearer, seats_of
+from taluva.server.http.deps import LIMITED, Authorization, RoomDep, SiteDep, bearer, seats_of
 from taluva.server.http.messages import MoveRequest, ResignRequest
 from taluva.server.players.accounts import account_of
 
 router = APIRouter()
-
-Authorization = Annotated[str | None, Header()]
 
 
 @router.post(

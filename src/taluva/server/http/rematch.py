@@ -7,8 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 
 from taluva.server.errors import ApiError
-from taluva.server.http.deps import LIMITED, RoomDep, SiteDep, seats_of
-from taluva.server.http.games import Authorization
+from taluva.server.http.deps import LIMITED, Authorization, RoomDep, SiteDep, seats_of
 from taluva.server.players.accounts import account_of
 
 router = APIRouter()
