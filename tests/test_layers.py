@@ -75,3 +75,24 @@ def test_no_module_of_taluva_takes_part_in_an_import_cycle() -> None:
     graph = grimp.build_graph("taluva", cache_dir=None)
     cycles = import_cycles(graph)
     assert cycles == [], "import cycles:\n" + "\n".join(" <-> ".join(c) for c in cycles)
+
+
+def test_the_server_layout_page_names_only_modules_that_exist() -> None:
+    """docs/server-layout.md tells a newcomer where each part of the server lives: every
+    ``folder/module.py`` it names is a file of ``taluva.server``, and every folder of the
+    server is drawn in its picture."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    server = root / "src" / "taluva" / "server"
+    page = (root / "docs" / "server-layout.md").read_text()
+    named = set(re.findall(r"\b([a-z]+/[a-z_]+\.py)\b", page))
+    missing = sorted(
+        path
+        for path in named
+        if not (server / path).is_file() and not (server.parent / path).is_file()
+    )
+    assert len(named) > 10 and missing == [], missing
+    folders = sorted(p.name for p in server.iterdir() if (p / "__init__.py").is_file())
+    assert [f for f in folders if f"{f}/" not in page] == []
