@@ -31,6 +31,7 @@ from taluva.engine.record import (
     write_record_file,
 )
 from taluva.engine.rules import ending, resignation, turns
+from taluva.engine.rules.effects import MoveEffect, move_effect
 from taluva.engine.rules.settlements import settlements_of
 from taluva.engine.text_board import board_text
 from taluva.engine.tiles import check_deck, shuffled_deck, tile_set
@@ -67,7 +68,7 @@ class Game:
         house_rules: Iterable[str] = (),
         doubles: Sequence[str] | None = None,
     ) -> Game:
-        """Start a game for 2 to 5 players (a count or their names).
+        """Start a game for a number of players in ``PLAYER_COUNTS`` (a count or their names).
 
         The draw pile (and, with Double-Hex tiles, the face-up double-hex tiles) are shuffled
         from ``seed`` unless ``deck`` (draw order) and ``doubles`` give them. Raises
@@ -167,6 +168,18 @@ class Game:
     def moves(self) -> list[Move]:
         """Every move played so far."""
         return [move for _, move in self._history]
+
+    def effects(self, start: int = 0) -> list[MoveEffect]:
+        """What each move from ply ``start`` on did: the level a tile reached, the huts a
+        build placed, the huts an eruption destroyed (``rules.effects.move_effect``). Read
+        from the positions kept before and after each move: nothing is played again."""
+        history = self._history
+        afters = [position for position, _ in history[start + 1 :]]
+        afters.append(self._position)
+        return [
+            move_effect(before, move, after)
+            for (before, move), after in zip(history[start:], afters, strict=False)
+        ]
 
     @property
     def ply(self) -> int:
