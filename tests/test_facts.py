@@ -149,3 +149,41 @@ def test_the_scan_finds_a_wrong_range_and_only_that(tmp_path: Path, line: str, w
     found = offenders([page], tables)
     assert bool(found) is wrong, found
     assert all(report.startswith(f"{page}:2: ") for report in found)
+
+
+HOMES = {"PLAYER_COUNTS": "src/taluva/engine/options.py", "LEVELS": "src/taluva/ai/levels.py"}
+"""The module that holds each table, whose own docstrings may say what it holds."""
+
+
+def copies(paths: Iterable[Path], tables: Sequence[Table] = TABLES) -> list[str]:
+    """``path:line: 'text'`` for every range written out in full (right or wrong) outside
+    its table's home: code must build it from the table."""
+    found: list[str] = []
+    for path in paths:
+        where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            for table in tables:
+                if str(where) == HOMES.get(table.name):
+                    continue
+                quoted = [m for m in QUOTED_RANGE.finditer(line) if int(m[1]) == table.low]
+                matches = [m for pattern in table.patterns for m in pattern.finditer(line)]
+                if any((int(m[1]), int(m[2])) == (table.low, table.high) for m in matches + quoted):
+                    found.append(f"{where}:{number}: {line.strip()!r} ({table.name})")
+    return found
+
+
+def test_the_code_builds_level_and_player_count_ranges_from_the_tables() -> None:
+    """The package's messages, help texts and the web client never type a table's range:
+    when the table changes, they change with it."""
+    code = [p for p in checked_files() if p.suffix in (".py", ".js")]
+    written = copies(code)
+    assert not written, "ranges typed by hand; build them from the table:\n" + "\n".join(written)
+
+
+def test_a_range_typed_in_code_is_found_even_when_it_is_right(tmp_path: Path) -> None:
+    module = tmp_path / "module.py"
+    module.write_text('help="2 to 5 (default 2)"\nok = f"{player_count_range()}"\n')
+    tables = (Table("PLAYER_COUNTS", 2, 5, PLAYER_RANGES, " to "),)
+    assert copies([module], tables) == []  # "2 to 5 (default" names no players: left alone
+    module.write_text('raise ValueError("Taluva is for 2 to 5 players")\n')
+    assert len(copies([module], tables)) == 1

@@ -26,7 +26,7 @@ from taluva.ai.agents import Agent
 from taluva.ai.specs import make_agent
 from taluva.engine.errors import IllegalMove
 from taluva.engine.game import Game
-from taluva.engine.options import PLAYER_COUNTS
+from taluva.engine.options import PLAYER_COUNTS, player_count_range
 
 Task = dict[str, Any]
 TaskResult = dict[str, Any]
@@ -42,7 +42,9 @@ def make_tasks(
     """Tasks for ``games`` games (rounded up to whole decks): each deck is played once in
     every rotation of the seats, so that luck in the tiles cancels out."""
     if len(agents) not in PLAYER_COUNTS:
-        raise ValueError(f"{len(agents)} agents: a game of Taluva has 2 to 5 players")
+        raise ValueError(
+            f"{len(agents)} agents: a game of Taluva has {player_count_range()} players"
+        )
     if games < 1:
         raise ValueError(f"games is {games}: play at least one")
     rotations = len(agents)

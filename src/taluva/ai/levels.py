@@ -79,6 +79,11 @@ LEVELS: Final = {
 """The levels. Level 6 runs level 5's search on every core at once, each process from its own
 seed and with the whole budget, and adds up their root visits (``taluva.ai.parallel``)."""
 
+def level_range() -> str:
+    """The AI levels as help texts and messages write them: ``FIRST-LAST``."""
+    return f"{min(LEVELS)}-{max(LEVELS)}"
+
+
 TOP_LEVEL: Final = 5
 """The strongest level that searches in one process: the agent ``mcts`` without a budget
 searches with its budget (and the heuristic evaluation, ``mcts:eval=learned`` the learned)."""

@@ -43,8 +43,9 @@ def make_agent(spec: str, seed: int | None = None, *, engine_timeout: float | No
     the searching player's results and the others' by the heuristic;
     with ``shape=wide`` or ``shape=narrow``, the tree of two-player games or the one of three
     or more players whatever the player count, ``taluva.ai.mcts.default_settings``),
-    ``level:N`` (1-6) or ``engine:COMMAND`` (an outside program speaking the engine protocol,
-    given ``engine_timeout`` seconds an answer, ``protocol.ENGINE_TIMEOUT`` by default)."""
+    ``level:N`` (N one of ``LEVELS``) or ``engine:COMMAND`` (an outside program speaking the
+    engine protocol, given ``engine_timeout`` seconds an answer, ``protocol.ENGINE_TIMEOUT`` by
+    default)."""
     if not isinstance(spec, str) or not spec.strip():
         raise InvalidAgentSpec(f"agent {spec!r}: expected one of {', '.join(AGENT_SPECS)}")
     text = spec.strip()

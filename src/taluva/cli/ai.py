@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
+from taluva.ai.levels import level_range
 from taluva.cli.common import (
     FORMATTER,
     add_json_option,
@@ -22,13 +23,11 @@ from taluva.cli.common import (
     add_progress_option,
     add_record_argument,
     add_seed_option,
-    level_range,
-    player_count_range,
     progress_wanted,
     read_game,
 )
 from taluva.cli.errors import InputError, UsageError, needs_extra
-from taluva.engine.options import PLAYER_COUNTS, TILES_PER_PLAYER_CHOICES
+from taluva.engine.options import PLAYER_COUNTS, TILES_PER_PLAYER_CHOICES, player_count_range
 
 if TYPE_CHECKING:  # the arena needs the ai extra, so it is imported when a command runs
     from taluva.ai.arena import MapFunction, Task, TaskResult

@@ -16,7 +16,7 @@ from taluva.ai.levels import LEVELS
 from taluva.cli.errors import InputError, UsageError, needs_extra
 from taluva.engine.errors import InvalidOption, InvalidRecord
 from taluva.engine.game import Game
-from taluva.engine.options import EXPANSIONS, HOUSE_RULES, PLAYER_COUNTS
+from taluva.engine.options import EXPANSIONS, HOUSE_RULES, PLAYER_COUNTS, player_count_range
 
 FORMATTER: Final = argparse.RawDescriptionHelpFormatter
 """Help formatting that keeps the examples' layout."""
@@ -123,17 +123,6 @@ def progress_wanted(choice: bool | None, stream: IO[str]) -> bool:
 def wrap(text: str) -> str:
     """A paragraph wrapped for the terminal (raw help formatting keeps the examples' layout)."""
     return textwrap.fill(text, width=79)
-
-
-def level_range() -> str:
-    """The AI levels as help texts write them, ``FIRST-LAST``: read from ``LEVELS``."""
-    return f"{min(LEVELS)}-{max(LEVELS)}"
-
-
-def player_count_range() -> str:
-    """How many players a game may have as messages write it, ``FEWEST to MOST``: read from
-    ``PLAYER_COUNTS``."""
-    return f"{min(PLAYER_COUNTS)} to {max(PLAYER_COUNTS)}"
 
 
 def ai_level(text: str) -> int:

@@ -12,14 +12,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from taluva.ai.levels import LEVELS
+from taluva.ai.levels import LEVELS, level_range
 from taluva.ai.review import LIVE_ITERATIONS
 from taluva.cli.common import (
     add_quiet_option,
     add_reclaim_after_option,
     add_redis_option,
     check_redis_url,
-    level_range,
     reach_redis,
 )
 from taluva.cli.errors import InputError, UsageError, needs_extra

@@ -13,21 +13,19 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Final
 
-from taluva.ai.levels import LEVELS
+from taluva.ai.levels import LEVELS, level_range
 from taluva.cli.common import (
     FORMATTER,
     add_game_options,
     add_record_argument,
     add_seed_option,
-    level_range,
     new_game,
-    player_count_range,
     read_game,
     write_bytes,
 )
 from taluva.cli.errors import EXIT_CODES_HELP, UsageError, needs_extra
 from taluva.engine.game import Game
-from taluva.engine.options import ZONE_NAMES
+from taluva.engine.options import ZONE_NAMES, player_count_range
 
 DEFAULT_SEATS: Final = "human,ai:3"
 

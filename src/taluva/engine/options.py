@@ -21,6 +21,11 @@ ZONE_NAMES: Final = ("beginner", "intermediate-a", "intermediate-b", "expert")
 EXPANSIONS: Final = ("ships", "double_hex", *(f"board:{name}" for name in ZONE_NAMES))
 
 
+def player_count_range() -> str:
+    """How many players a game may have, as messages write it: ``FEWEST to MOST``."""
+    return f"{min(PLAYER_COUNTS)} to {max(PLAYER_COUNTS)}"
+
+
 @dataclass(frozen=True, slots=True)
 class Options:
     """The options of a game: how many players, tiles per player, expansions, house rules."""

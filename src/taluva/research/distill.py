@@ -30,7 +30,7 @@ from taluva.ai.evaluation import DEFAULT_EVALUATOR, situation
 from taluva.ai.learned import position_inputs
 from taluva.ai.mcts import MctsAgent
 from taluva.engine.game import Game
-from taluva.engine.options import PLAYER_COUNTS
+from taluva.engine.options import PLAYER_COUNTS, player_count_range
 from taluva.research.commands import interrupted
 from taluva.research.selfplay import PositionRows, final_ranks
 
@@ -42,7 +42,9 @@ ITERATIONS: Final = 300
 def distill_tasks(players: int, games: int, seed: int, iterations: int) -> list[arena.Task]:
     """One task a game: its deck's seed, the search's budget and each seat's search seed."""
     if players not in PLAYER_COUNTS:
-        raise ValueError(f"players is {players}: a game of Taluva has 2 to 5 players")
+        raise ValueError(
+            f"players is {players}: a game of Taluva has {player_count_range()} players"
+        )
     if games < 1:
         raise ValueError(f"games is {games}: play at least one")
     if iterations < 1:
@@ -158,7 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     commands = parser.add_subparsers(dest="command", required=True)
     games = commands.add_parser("games", help="play searched games, append their turns")
-    games.add_argument("--players", type=int, default=2, help="2 to 5 (default 2)")
+    games.add_argument("--players", type=int, default=2, help=f"{player_count_range()} (default 2)")
     games.add_argument("--games", type=int, default=300, help="how many (default 300)")
     games.add_argument("--seed", type=int, default=18, help="the decks' seed (default 18)")
     games.add_argument(

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from taluva.ai import arena
-from taluva.engine.options import PLAYER_COUNTS
+from taluva.engine.options import PLAYER_COUNTS, player_count_range
 from taluva.research.commands import interrupted
 
 
@@ -34,7 +34,9 @@ def match_agents(
     the shipped one for the player count; with ``own``, valuing only its own player by the
     network), the heuristic's in the others."""
     if players not in PLAYER_COUNTS:
-        raise ValueError(f"players is {players}: a game of Taluva has 2 to 5 players")
+        raise ValueError(
+            f"players is {players}: a game of Taluva has {player_count_range()} players"
+        )
     if model is not None and not model.is_file():
         raise ValueError(f"--model {model}: no such file")
     budget = f"time={seconds:g}" + (f",iterations={iterations}" if iterations else "")
@@ -88,7 +90,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m taluva.research.learned_match", description=__doc__.split("\n\n")[0]
     )
-    parser.add_argument("--players", type=int, default=2, help="2 to 5 (default 2)")
+    parser.add_argument(
+        "--players", type=int, default=2, help=f"{player_count_range()} (default 2)"
+    )
     parser.add_argument("--time", type=float, default=0.5, help="seconds a move (default 0.5)")
     parser.add_argument("--iterations", type=int, help="also stop each search at N iterations")
     parser.add_argument("--games", type=int, default=100, help="how many (default 100)")

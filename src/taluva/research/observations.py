@@ -20,7 +20,7 @@ import numpy.typing as npt
 from taluva.engine.expansions.board_zones import ZONES
 from taluva.engine.game import Game
 from taluva.engine.hexes import DIRECTIONS, coords
-from taluva.engine.options import PLAYER_COUNTS
+from taluva.engine.options import PLAYER_COUNTS, player_count_range
 from taluva.engine.pieces import Piece
 from taluva.engine.tiles import DOUBLE_HEX_TILES, TERRAIN_NAMES
 from taluva.research.actions import DEFAULT_RADIUS, TILE_CODES, ActionSpace, action_space
@@ -85,7 +85,9 @@ class Observer:
 
     def __init__(self, players: int, radius: int = DEFAULT_RADIUS) -> None:
         if type(players) is not int or players not in PLAYER_COUNTS:
-            raise ValueError(f"players is {players!r}: Taluva is for 2 to 5 players")
+            raise ValueError(
+                f"players is {players!r}: Taluva is for {player_count_range()} players"
+            )
         self.players = players
         self.space: ActionSpace = action_space(radius)
         self.radius = radius

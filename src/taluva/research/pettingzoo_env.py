@@ -43,7 +43,8 @@ def env(**kwargs: Any) -> Any:
 
 
 class raw_env(AECEnv):  # type: ignore[misc]
-    """Taluva for 2 to 5 agents with action masks; see the module docstring."""
+    """Taluva for any number of agents in ``PLAYER_COUNTS``, with action masks; see the module
+    docstring."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo reads it from the class)
         "render_modes": RENDER_MODES,

@@ -19,7 +19,7 @@ from taluva.engine.errors import IllegalMove, InvalidRecord
 from taluva.engine.game import Game
 from taluva.engine.hexes import format_hex
 from taluva.engine.moves import Move
-from taluva.engine.options import PLAYER_COUNTS
+from taluva.engine.options import PLAYER_COUNTS, player_count_range
 from taluva.engine.tiles import TERRAIN_LETTERS, TERRAIN_NAMES
 from taluva.render.position import ships_of
 from taluva.render.style import PLAYER_COLOUR_NAMES
@@ -60,7 +60,9 @@ def parse_seats(text: str) -> list[Seat]:
     if not text.strip() or any(not item for item in items):
         raise SeatError(f"--players {text!r}: expected seats such as 'human,ai:3' (no empty ones)")
     if len(items) not in PLAYER_COUNTS:
-        raise SeatError(f"--players {text!r} names {len(items)} seats: Taluva is for 2 to 5")
+        raise SeatError(
+            f"--players {text!r} names {len(items)} seats: Taluva is for {player_count_range()}"
+        )
     humans = sum(1 for item in items if item.split(":")[0].lower() == "human")
     seats = []
     for index, item in enumerate(items):
