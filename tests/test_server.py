@@ -21,6 +21,7 @@ from test_server_support import (
 )
 
 import taluva
+from taluva.engine.moves import SHIP
 from taluva.server import Settings
 from taluva.server.errors import ApiError
 from taluva.server.games.service import GameService
@@ -49,6 +50,15 @@ def finish_game(client: TestClient, game_id: str, tokens: dict[int, str], seed: 
 def test_config_offers_levels_expansions_and_the_render_colours(client: TestClient) -> None:
     config = client.get("/api/config").json()
     assert config["levels"] == [1, 2, 3, 4, 5, 6]
+    assert config["level_titles"] == [
+        "beginner",
+        "easy",
+        "medium",
+        "hard",
+        "strongest",
+        "expert, on every core",
+    ]
+    assert config["player_counts"] == [2, 3, 4, 5]
     assert config["tiles_per_player"] == [12, 18, 24]
     assert config["house_rules"] == ["adjacent_hut", "all_tiles"]
     from taluva.render.style import TERRAIN_COLOURS
@@ -586,7 +596,7 @@ def test_the_state_shows_ships_lagoons_doubles_and_the_board_zone() -> None:
         rng = random.Random(seed)
         while not game.is_over and not game.ships():
             moves = game.legal_moves()
-            ships = [m for m in moves if m.kind == "ship"]
+            ships = [m for m in moves if m.kind == SHIP]
             game.play(ships[0] if ships else rng.choice(moves))
         if game.ships():
             break
@@ -619,6 +629,94 @@ def test_the_state_shows_ships_lagoons_doubles_and_the_board_zone() -> None:
         [round(x, 4), round(y, 4)] for x, y in ZONES["beginner"].polygon
     ]
     assert state["players"][0]["supply"]["ships"] + state["players"][1]["supply"]["ships"] == 3
+
+
+STACK_DECK = ["JC", "SJ", "CS", "RJ", "LS", "CR", "JS", "SC", "JR", "CJ", "LL", "RR"]
+STACK_MOVES = [
+    "tile 0,0 0", "hut 1,-1",  # Ana: volcano 0,0, jungle 1,0, clearing 1,-1
+    "tile -1,1 5", "hut -1,2",  # Ben: volcano -1,1, sand -1,2, jungle 0,1
+    "tile -3,2 0", "expand jungle 1,0",  # Ana: 1 hut on jungle 1,0 (level 1)
+    "tile 0,0 5", "expand rock 0,1",  # Ben buries Ana's hut 1,-1; 2 huts on rock 0,1 (level 2)
+    "tile -1,1 3", "expand jungle 1,0",  # Ana lays a tile on top, burying nothing
+    "tile 0,0 4",  # Ben buries his own 2 huts of 0,1 under a level-3 tile
+]  # fmt: skip
+"""A stack rising to level 3 around 0,0 (tests/test_rules.py), with huts destroyed on the way."""
+
+
+def stack_state(moves: list[str]) -> dict[str, Any]:
+    """The state view of the stack game after ``moves``."""
+    from taluva.server.games.view import state_view
+    from taluva.server.storage.store import LIVE, StoredGame, StoredSeat, now
+
+    game = taluva.Game.new(players=["Ana", "Ben"], deck=STACK_DECK)
+    movers = []
+    for move in moves:
+        movers.append(game.to_move)
+        game.play(move)
+    record = game.to_record()
+    stamp = now()
+    meta = StoredGame(
+        id="stack",
+        name="stack",
+        status=LIVE,
+        options=record["options"],
+        deck=record["deck"],
+        doubles=record["doubles"],
+        hints=True,
+        ply=game.ply,
+        result=None,
+        created_at=stamp,
+        updated_at=stamp,
+        seats=[StoredSeat(0, "human", "Ana"), StoredSeat(1, "human", "Ben")],
+        move_seats=movers,
+    )
+    return state_view(meta, game)
+
+
+def test_the_state_says_what_each_move_did_as_the_engine_played_it() -> None:
+    state = stack_state(STACK_MOVES)
+    assert state["movers"] == [0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1]
+    assert state["effects"] == [
+        {"level": 1},
+        {"huts": 1},
+        {"level": 1},
+        {"huts": 1},
+        {"level": 1},
+        {"huts": 1},
+        {"level": 2, "destroyed": [{"seat": 0, "huts": 1}]},
+        {"huts": 2},
+        {"level": 2},
+        {"huts": 2},
+        {"level": 3, "destroyed": [{"seat": 1, "huts": 2}]},
+    ]
+    assert [p["destroyed"] for p in state["players"]] == [1, 2]
+    # A past position's view says the same of the moves it holds.
+    assert stack_state(STACK_MOVES[:8])["effects"] == state["effects"][:8]
+
+
+def test_a_review_plan_carries_what_each_of_its_moves_would_do() -> None:
+    from taluva.server.games.view import plan_effects, review_view
+
+    game = taluva.Game.new(players=["Ana", "Ben"], deck=STACK_DECK)
+    for move in STACK_MOVES:
+        game.play(move)
+    assert plan_effects(game, 6, ["tile 0,0 5", "expand rock 0,1"]) == [
+        {"level": 2, "destroyed": [{"seat": 0, "huts": 1}]},
+        {"huts": 2},
+    ]
+    # A plan stops being told at a move that is not legal in the real game.
+    assert plan_effects(game, 6, ["tile 0,0 5", "hut 9,9", "expand rock 0,1"]) == [
+        {"level": 2, "destroyed": [{"seat": 0, "huts": 1}]},
+    ]
+    # Ana's tile at move 9 could have buried Ben's hut -1,2 (tile -1,1 4) instead.
+    marked = {"ply": 8, "player": 0, "move": "tile -1,1 3", "mark": "mistake",
+              "best": ["tile -1,1 4", "expand jungle 1,0"]}  # fmt: skip
+    plain = {"ply": 9, "player": 0, "move": "expand jungle 1,0", "mark": None, "best": None}
+    review = {"players": ["Ana", "Ben"], "moves": [marked, plain], "chances": []}
+    shown = review_view(review, game)
+    best_effects = [{"level": 2, "destroyed": [{"seat": 1, "huts": 1}]}, {"huts": 2}]
+    assert shown["moves"] == [{**marked, "best_effects": best_effects}, plain]
+    assert "best_effects" not in marked and game.ply == len(STACK_MOVES)
 
 
 def test_a_move_is_stored_before_any_client_is_told(tmp_path: Path) -> None:

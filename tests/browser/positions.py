@@ -86,7 +86,7 @@ def seed_positions(database: str) -> dict[str, Position]:
     zone = play(seed=4, plies=24, expansions=("board:beginner",))
     try:
         # Tests that play a move get copies of their own, so the others see the position.
-        for copy in ("island-turn", "island-erupt"):
+        for copy in ("island-turn", "island-erupt", "island-say"):
             store_position(store, copy, island, "Three levels")
         for copy in ("zone-motion", "zone-still"):
             store_position(store, copy, zone, "Zone")

@@ -22,6 +22,7 @@ from PIL import Image, ImageChops
 from test_server_support import free_port, start_server
 
 from taluva import Game
+from taluva.engine.moves import EXPAND
 
 from .positions import Position, seed_positions, token_of
 
@@ -181,7 +182,7 @@ def open_build_sheet(page: Any, hex_: str) -> None:
 def widest_expansion(game: Game) -> tuple[str, list[str]]:
     """The expansion that adds most huts: the hex to tap and every hex it covers."""
     best = max(
-        (m for m in game.legal_moves() if str(m).startswith("expand ")),
+        (m for m in game.legal_moves() if m.kind == EXPAND),
         key=lambda m: (len(str(m).split()), str(m)),
     )
     hexes = str(best).split()[2:]
@@ -529,6 +530,68 @@ def test_the_log_tells_each_move_in_words_with_the_notation_on_hover(
         assert entry.locator(".notation").is_hidden()
         entry.hover()
         assert entry.locator(".notation").inner_text() == str(game.moves[0])
+    finally:
+        context.close()
+
+
+def test_the_log_counts_each_expansions_huts_as_the_engine_placed_them(
+    browser: Any, positions: tuple[str, dict[str, Position]]
+) -> None:
+    """The huts of an expansion come from the server's ``effects``: the supply the engine took."""
+    url, stored = positions
+    game = stored["finished"].game
+    replay = Game.new(players=["Ana", "Ben"], deck=game.to_record()["deck"])
+    expected: dict[int, str] = {}
+    for ply, move in enumerate(game.moves):
+        seat, huts = replay.to_move, replay.supply(replay.to_move)["huts"]
+        replay.play(move)
+        if move.kind == EXPAND:
+            placed = huts - replay.supply(seat)["huts"]
+            count = len(move.hexes)
+            expected[ply] = (
+                f"{('Ana', 'Ben')[seat]} expanded into {str(move).split()[1]}: "
+                f"{placed} hut{'s' if placed > 1 else ''} on {count} hex{'es' if count > 1 else ''}"
+            )
+    assert any("huts on 1 hex" in words for words in expected.values()), "a level above 1"
+    context, page = open_position(browser, url, "finished", "desktop")
+    try:
+        moves = page.locator(".log .log-move")
+        for ply, words in expected.items():
+            assert moves.nth(ply).inner_text().startswith(words)
+        assert page.errors == []
+    finally:
+        context.close()
+
+
+def test_a_move_played_elsewhere_is_announced_in_words(
+    browser: Any, positions: tuple[str, dict[str, Position]]
+) -> None:
+    """Ana's eruption, sent by another of her devices, buries a hut of each seat (said in the
+    order of the hexes it covers), and her expansion then fills a level-2 hex with 2 huts."""
+    url, _ = positions
+    context, page = open_position(browser, url, "island-say", "desktop")
+    try:
+        plies = 36
+        for move, words in [
+            (
+                "tile 0,0 1",
+                "Ana erupted at 0,0, raising it to level 2, "
+                "destroying 1 hut of Ben and 1 hut of Ana",
+            ),
+            ("expand jungle 3,-2", "Ana expanded into jungle: 2 huts on 1 hex"),
+        ]:
+            answer = context.request.post(
+                f"{url}/api/games/island-say/moves",
+                data={"state": plies, "move": move},
+                headers={"authorization": f"Bearer {token_of('island-say', 0)}"},
+            )
+            assert answer.ok, answer.text()
+            plies += 1
+            page.wait_for_function(
+                "t => document.querySelector('.tooltip').textContent === t", arg=words
+            )
+            assert page.locator(".log .log-move").nth(plies - 1).inner_text().startswith(words)
+        assert page.errors == []
     finally:
         context.close()
 

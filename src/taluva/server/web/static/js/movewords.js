@@ -1,8 +1,9 @@
 // The move log in words ("Ana erupted at 2,−1, destroying 2 huts of Ben") and each player's
-// last turn, both read from a state's moves and movers alone: a small replay of levels and
-// buildings is enough to know which huts an eruption buried and how many huts a build added.
+// last turn, read from a state's moves, movers and effects. What a move did (the level a tile
+// reached, the huts a build placed, the huts an eruption destroyed) is the server's: the
+// engine's facts in `state.effects` (docs/server-api.md); this file only puts them in words.
 
-import { doubleFootprint, key, parseMove, tileFootprint } from "./hex.js";
+import { doubleFootprint, parseMove, tileFootprint } from "./hex.js";
 
 /** "2,−1": a hex as people read it (a true minus sign). */
 export function hexWords([q, r]) {
@@ -18,69 +19,44 @@ function listed(parts) {
 
 /**
  * One entry a move: {ply, seat, move, words}. `nameOf(seat)` names the players; the words
- * start with the mover's name.
+ * start with the mover's name. `state.effects[ply]` says what each move did (the state view's
+ * effects, or a review plan's `best_effects`); a move whose effect is missing is said without
+ * the numbers only the server knows.
  */
 export function movesInWords(state, nameOf = (seat) => state.players?.[seat]?.name ?? `Seat ${seat + 1}`) {
-  const levels = new Map();
-  const buildings = new Map();
-  const out = [];
-  state.moves.forEach((text, ply) => {
+  return state.moves.map((text, ply) => {
     const seat = state.movers?.[ply];
-    const who = nameOf(seat);
-    let words;
-    let m;
-    try {
-      m = parseMove(text);
-    } catch {
-      m = { kind: "?" };
-    }
-    if (m.kind === "tile" || m.kind === "double") {
-      const hexes = m.kind === "tile" ? tileFootprint(m.hex[0], m.hex[1], m.k) : doubleFootprint(m.hex[0], m.hex[1], m.k);
-      const below = Math.max(...hexes.map(([q, r]) => levels.get(key(q, r)) || 0));
-      const lost = new Map();
-      for (const [q, r] of hexes) {
-        const k = key(q, r);
-        const building = buildings.get(k);
-        if (building) lost.set(building.seat, (lost.get(building.seat) || 0) + building.huts);
-        buildings.delete(k);
-        levels.set(k, (levels.get(k) || 0) + 1);
-      }
-      const what = m.kind === "tile" ? "a tile" : `the double-hex tile ${m.code}`;
-      if (below === 0) {
-        words = `${who} placed ${what} at ${hexWords(m.hex)}`;
-      } else {
-        const verb = m.kind === "tile" ? `erupted at ${hexWords(m.hex)}` : `laid ${what} on ${hexWords(m.hex)}`;
-        words = `${who} ${verb}, raising it to level ${below + 1}`;
-        if (lost.size) {
-          const victims = [...lost.entries()].map(([victim, huts]) => `${plural(huts, "hut")} of ${nameOf(victim)}`);
-          words += `, destroying ${listed(victims)}`;
-        }
-      }
-    } else if (m.kind === "hut") {
-      buildings.set(key(...m.hex), { seat, huts: 1 });
-      words = `${who} founded a settlement at ${hexWords(m.hex)}`;
-    } else if (m.kind === "expand") {
-      let huts = 0;
-      for (const [q, r] of m.hexes) {
-        const level = levels.get(key(q, r)) || 1;
-        huts += level;
-        buildings.set(key(q, r), { seat, huts: level });
-      }
-      const count = m.hexes.length;
-      words = `${who} expanded into ${m.terrain}: ${plural(huts, "hut")} on ${count} hex${count === 1 ? "" : "es"}`;
-    } else if (m.kind === "temple" || m.kind === "tower") {
-      buildings.set(key(...m.hex), { seat, huts: 0 });
-      words = `${who} built a ${m.kind} at ${hexWords(m.hex)}`;
-    } else if (m.kind === "ship") {
-      words = `${who} launched a ship at ${hexWords(m.hex)}`;
-    } else if (m.kind === "draw") {
-      words = `${who} drew a tile`;
-    } else {
-      words = `${who}: ${text}`;
-    }
-    out.push({ ply, seat, move: text, words });
+    return { ply, seat, move: text, words: moveWords(text, nameOf(seat), state.effects?.[ply], nameOf) };
   });
-  return out;
+}
+
+/** One move in words, the mover called `who`, from its text and its effect. */
+function moveWords(text, who, effect, nameOf) {
+  let m;
+  try {
+    m = parseMove(text);
+  } catch {
+    m = { kind: "?" };
+  }
+  if ((m.kind === "tile" || m.kind === "double") && effect?.level) {
+    const what = m.kind === "tile" ? "a tile" : `the double-hex tile ${m.code}`;
+    if (effect.level === 1) return `${who} placed ${what} at ${hexWords(m.hex)}`;
+    const verb = m.kind === "tile" ? `erupted at ${hexWords(m.hex)}` : `laid ${what} on ${hexWords(m.hex)}`;
+    const victims = (effect.destroyed || []).map((d) => `${plural(d.huts, "hut")} of ${nameOf(d.seat)}`);
+    return `${who} ${verb}, raising it to level ${effect.level}${victims.length ? `, destroying ${listed(victims)}` : ""}`;
+  }
+  if (m.kind === "hut") return `${who} founded a settlement at ${hexWords(m.hex)}`;
+  if (m.kind === "expand") {
+    const count = m.hexes.length;
+    const hexes = `${count} hex${count === 1 ? "" : "es"}`;
+    return effect?.huts
+      ? `${who} expanded into ${m.terrain}: ${plural(effect.huts, "hut")} on ${hexes}`
+      : `${who} expanded into ${m.terrain} on ${hexes}`;
+  }
+  if (m.kind === "temple" || m.kind === "tower") return `${who} built a ${m.kind} at ${hexWords(m.hex)}`;
+  if (m.kind === "ship") return `${who} launched a ship at ${hexWords(m.hex)}`;
+  if (m.kind === "draw") return `${who} drew a tile`;
+  return `${who}: ${text}`;
 }
 
 /** The hexes a move touches. */

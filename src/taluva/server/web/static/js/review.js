@@ -260,16 +260,17 @@ export class ReviewPanel {
       marked.length ? h("ol", { class: "review-moves" }, ...items) : null);
   }
 
-  /** The preferred plan in the words of the move log ("Ana expanded into rock at 1,0…"). */
+  /** The preferred plan in the words of the move log ("Ana expanded into rock: 3 huts…"),
+   * from what the server says each of its moves would do (`best_effects`). */
   planInWords(m) {
-    const state = this.page.state;
     const best = m.best || [];
     const what = {
-      players: state.players,
-      moves: [...state.moves.slice(0, m.ply), ...best],
-      movers: [...(state.movers || []).slice(0, m.ply), ...best.map(() => m.player)],
+      players: this.page.state.players,
+      moves: best,
+      movers: best.map(() => m.player),
+      effects: m.best_effects || [],
     };
-    return movesInWords(what).slice(m.ply).map((entry) => entry.words).join(", then ") || best.join(" + ");
+    return movesInWords(what).map((entry) => entry.words).join(", then ") || best.join(" + ");
   }
 
   async choose(m, played, better) {
