@@ -29,6 +29,7 @@ from taluva.cli import main
 from taluva.server import Settings, create_app
 from taluva.server.ai import workers
 from taluva.server.games.reviews import CHUNK_PLIES, chunks, merge
+from taluva.server.games.view import review_view
 from taluva.server.players.standings import settle
 from taluva.server.storage.store import Store
 
@@ -176,7 +177,8 @@ def test_watchers_see_the_progress_and_the_result_is_the_review_of_the_record(
     dones = [message["done"] for message in seen]
     assert dones == sorted(dones) and dones[0] == 0 and dones[-1] == positions
     assert {message["total"] for message in seen} == {positions}
-    expected = review(Game.from_record(record), ITERATIONS).to_json()
+    game = Game.from_record(record)
+    expected = review_view(review(game, ITERATIONS).to_json(), game)
     assert seen[-1]["review"] == expected
     assert served.status_code == 200
     assert served.json() == {key: value for key, value in seen[-1].items() if key != "type"}
@@ -331,7 +333,8 @@ def test_with_several_processes_the_review_runs_where_asked_and_every_watcher_se
         served = second.get(f"/api/games/{game_id}/review")
         record = first.get(f"/api/games/{game_id}/record").json()
     assert [m["status"] for m in seen][-1] == "done"
-    expected = review(Game.from_record(record), ITERATIONS).to_json()
+    game = Game.from_record(record)
+    expected = review_view(review(game, ITERATIONS).to_json(), game)
     assert seen[-1]["review"] == expected
     assert served.json()["review"] == expected
 

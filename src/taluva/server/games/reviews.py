@@ -21,8 +21,10 @@ from typing import TYPE_CHECKING, Any, Final
 from sqlalchemy import Engine, insert, select
 from sqlalchemy.exc import IntegrityError
 
+from taluva.engine.game import Game
 from taluva.server.ai.scheduling import SchedulerClosed
 from taluva.server.errors import ApiError
+from taluva.server.games.view import review_view
 from taluva.server.storage.models import Base, ReviewRow
 from taluva.server.storage.store import FINISHED, now
 
@@ -117,8 +119,9 @@ class ReviewJob:
     error: str | None = None
     task: asyncio.Task[None] | None = None
 
-    def view(self) -> dict[str, Any]:
-        """What ``GET /api/games/{id}/review`` answers and the ``review`` message carries."""
+    def view(self, game: Game) -> dict[str, Any]:
+        """What ``GET /api/games/{id}/review`` answers and the ``review`` message carries; the
+        marked moves' better plans are put in the engine's facts against ``game``."""
         out: dict[str, Any] = {
             "game": self.game_id,
             "status": self.status,
@@ -126,7 +129,7 @@ class ReviewJob:
             "total": self.total,
         }
         if self.review is not None:
-            out["review"] = self.review
+            out["review"] = review_view(self.review, game)
         if self.error is not None:
             out["error"] = self.error
         return out
@@ -223,7 +226,7 @@ class Reviews:
         again since)."""
         service = self.service
         current = service.finished.get(job.game_id) or service.rooms.get(job.game_id) or room
-        current.broadcast({"type": "review", **job.view()})
+        current.broadcast({"type": "review", **job.view(current.game)})
 
     def _started(self, job: ReviewJob, room: Room) -> None:
         """A worker took one of the review's chunks: the first one marks it running."""

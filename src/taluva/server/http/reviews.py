@@ -24,7 +24,7 @@ async def ask_review(
 ) -> dict[str, Any]:
     job = await site.reviews.ask(room)
     response.status_code = 200 if job.status == "done" else 202
-    return job.view()
+    return job.view(room.game)
 
 
 @router.get("/api/games/{game_id}/review", summary="A finished game's review, or its progress")
@@ -36,4 +36,4 @@ async def get_review(room: RoomDep, site: SiteDep) -> dict[str, Any]:
             "not-found",
             f"nobody has asked for a review of game {room.id}: POST to ask for one",
         )
-    return job.view()
+    return job.view(room.game)
