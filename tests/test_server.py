@@ -245,9 +245,10 @@ def test_explain_says_why_a_move_is_illegal(client: TestClient) -> None:
         "move": "tile 1,1 0",
         "legal": False,
         "reason": "the first tile of the game goes with its volcano on 0,0",
+        "effect": None,
     }
     legal = client.get(f"/api/games/{game_id}/explain", params={"move": "tile 0,0 2"}).json()
-    assert (legal["legal"], legal["reason"]) == (True, None)
+    assert (legal["legal"], legal["reason"], legal["effect"]) == (True, None, {"level": 1})
 
 
 # ---------------------------------------------------------------------- WebSocket
@@ -645,7 +646,12 @@ STACK_MOVES = [
 
 def stack_state(moves: list[str]) -> dict[str, Any]:
     """The state view of the stack game after ``moves``."""
-    from taluva.server.games.view import state_view
+    return stack_room(moves).state()
+
+
+def stack_room(moves: list[str]) -> Any:
+    """A live room of the stack game after ``moves``."""
+    from taluva.server.games.room import Room
     from taluva.server.storage.store import LIVE, StoredGame, StoredSeat, now
 
     game = taluva.Game.new(players=["Ana", "Ben"], deck=STACK_DECK)
@@ -670,7 +676,17 @@ def stack_state(moves: list[str]) -> dict[str, Any]:
         seats=[StoredSeat(0, "human", "Ana"), StoredSeat(1, "human", "Ben")],
         move_seats=movers,
     )
-    return state_view(meta, game)
+    return Room(meta, game)
+
+
+def test_explain_says_what_a_legal_eruption_would_destroy_as_the_engine_plays_it() -> None:
+    room = stack_room(STACK_MOVES[:6])
+    answer = room.explain(STACK_MOVES[6])
+    assert (answer["legal"], answer["effect"]) == (
+        True,
+        {"level": 2, "destroyed": [{"seat": 0, "huts": 1}]},
+    )
+    assert room.explain("tile 9,9 0")["effect"] is None
 
 
 def test_the_state_says_what_each_move_did_as_the_engine_played_it() -> None:

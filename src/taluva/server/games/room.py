@@ -180,7 +180,8 @@ class Room:
         self.version += 1
 
     def explain(self, text: Any) -> dict[str, Any]:
-        """Whether a move is legal now and, if not, why (for hover explanations)."""
+        """Whether a move is legal now and, if not, why; if it is, what it would do (the
+        engine's ``effects``, as in a state): the words of the hover explanations."""
         if not isinstance(text, str) or len(text) > MOVE_TEXT_CHARS:
             limit = f"move must be move text of at most {MOVE_TEXT_CHARS} characters"
             raise ApiError(400, "bad-request", limit)
@@ -191,12 +192,16 @@ class Room:
             reason = "the game is over"
         else:
             reason = game.explain(text)
+        effect = None
+        if reason is None:
+            effect = self.trial(text).effects(game.ply)[0].to_json()
         return {
             "type": "explain",
             "ply": game.ply,
             "move": text,
             "legal": reason is None,
             "reason": reason,
+            "effect": effect,
         }
 
     def state_at(self, ply: int) -> dict[str, Any]:

@@ -1,6 +1,6 @@
-// The tooltip's explanations: a legal tile spot says what it would destroy, an illegal one
-// or an empty hex asks the server why (the engine's own words, kept per position), so a
-// player learns the rules by pointing.
+// The tooltip's explanations: a tile spot asks the server whether it is legal and, if so,
+// what it would destroy, or if not why (the engine's own facts and words, kept per position),
+// so a player learns the rules by pointing.
 
 import { toast } from "./dom.js";
 import { key } from "./hex.js";
@@ -24,14 +24,21 @@ export class Explanations {
     const move = page.ghostMove();
     if (!move) return;
     if (page.legal.has(move)) {
-      const players = page.state.players;
-      const buried = (page.buried || []).map((b) => `${b.huts} hut${b.huts === 1 ? "" : "s"} of ${players[b.player]?.name}`);
-      const loss = buried.length ? ` – destroys ${buried.join(" and ")}` : "";
-      page.tooltip.textContent = `${move}: legal${loss}${page.locked ? " – click again, press Enter or “Place tile”" : ""}`;
+      page.tooltip.textContent = this.legalText(move, null);
       page.tooltip.className = "tooltip ok";
-      return;
     }
     this.request(move, loud);
+  }
+
+  /** A legal move in words: what it destroys (the server's `effect`, once it has answered),
+   * and how to place a locked tile. */
+  legalText(move, effect) {
+    const page = this.page;
+    const players = page.state.players;
+    const buried = [...(effect?.destroyed || [])].sort((a, b) => a.seat - b.seat).map((b) => `${b.huts} hut${b.huts === 1 ? "" : "s"} of ${players[b.seat]?.name}`);
+    const loss = buried.length ? ` – destroys ${buried.join(" and ")}` : "";
+    const locked = page.locked && move === page.ghostMove();
+    return `${move}: legal${loss}${locked ? " – click again, press Enter or “Place tile”" : ""}`;
   }
 
   /** Say what a hex offers in the build phase, or why nothing can be built there. */
@@ -69,7 +76,7 @@ export class Explanations {
     const tooltip = this.page.tooltip;
     if (message.ply !== this.page.state.ply) return;
     tooltip.className = message.legal ? "tooltip ok" : "tooltip bad";
-    tooltip.textContent = message.legal ? `${message.move}: legal` : `Not here: ${message.reason}`;
+    tooltip.textContent = message.legal ? this.legalText(message.move, message.effect) : `Not here: ${message.reason}`;
     if (loud && !message.legal) toast(message.reason, "error");
   }
 }

@@ -367,7 +367,7 @@ export class GamePage {
       const hexes = double ? doubleFootprint(q, r, this.orientation) : tileFootprint(q, r, this.orientation);
       const terrains = tileTerrains(this.mode.code, double);
       const move = this.ghostMove();
-      this.buried = this.board.overlays.setGhost({ hexes: hexes.map(([a, b], i) => [a, b, terrains[i]]), legal: this.legal.has(move) });
+      this.board.overlays.setGhost({ hexes: hexes.map(([a, b], i) => [a, b, terrains[i]]), legal: this.legal.has(move) });
     } else if (this.buildMenu.current?.selected) {
       this.board.overlays.setPreview(this.previewOf(this.buildMenu.current.selected));
     } else {

@@ -72,13 +72,13 @@ export class Overlays {
 
   /**
    * The tile ghost: hexes [[q, r, terrain]] one level above what is there, with its sides;
-   * huts it would bury are crossed out. Returns [{player, huts}] of those huts.
+   * the huts under it are crossed out (what they add up to, the tooltip has from the server).
    */
   setGhost(ghost) {
     const board = this.board;
     const layer = board.ghostLayer;
     layer.replaceChildren();
-    if (!ghost) return [];
+    if (!ghost) return;
     const p = board.projection;
     const base = Math.max(...ghost.hexes.map(([q, r]) => board.level(q, r)));
     const level = base + 1;
@@ -95,11 +95,9 @@ export class Overlays {
       const face = board.art.face(p, q, r, level);
       el("polygon", { points: points(face), fill: "none", stroke: colour, "stroke-width": 3, "stroke-dasharray": ghost.legal ? null : "6 4" }, layer);
     }
-    const buried = new Map();
     for (const [q, r] of ghost.hexes) {
       const building = board.buildings.get(key(q, r));
       if (!building || building.kind !== "hut" || base === 0) continue;
-      buried.set(building.player, (buried.get(building.player) || 0) + building.level);
       const [x, y] = p.hexTop(q, r, level);
       const g = el("g", { class: "buried", "data-hex": key(q, r) }, layer);
       el("circle", { cx: x, cy: y, r: 11, fill: "rgba(0,0,0,0.55)", stroke: board.style.illegal, "stroke-width": 2.5 }, g);
@@ -107,7 +105,6 @@ export class Overlays {
       const t = el("text", { x, y: y + 20, class: "buried-count", fill: "#ffffff", stroke: "#000", "stroke-width": 3, "paint-order": "stroke", "text-anchor": "middle" }, g);
       t.textContent = `−${building.level}`;
     }
-    return [...buried.entries()].sort((a, b) => a[0] - b[0]).map(([player, huts]) => ({ player, huts }));
   }
 
   /** Pieces a build would add, half transparent, each hex with its hut count. */
