@@ -355,3 +355,16 @@ def test_the_package_exports_the_engine_types() -> None:
     """``import taluva`` gives the engine's own classes, not copies."""
     assert taluva.Game is engine_game.Game and taluva.Move is engine_moves.Move
     assert taluva.Phase.TILE == "tile" and taluva.MoveKind.EXPAND == "expand"
+
+
+def test_huts_placed_counts_a_hut_per_level_of_each_hex_of_a_build() -> None:
+    game = Game.new(players=["Ana", "Ben"], deck=["JC", "SJ", "CS", "RJ", "LS", "CR", "JS", "SC"])
+    for move in ["tile 0,0 0", "hut 1,-1", "tile -1,1 5", "hut -1,2", "tile -3,2 0"]:
+        game.play(move)
+    assert game.huts_placed("expand jungle 1,0") == 1  # level 1
+    assert game.huts_placed("hut 1,0") == 1
+    assert game.huts_placed("temple 1,0") == 0 and game.huts_placed("tile 0,0 1") == 0
+    game.play("expand jungle 1,0")
+    game.play("tile 0,0 5")
+    assert game.huts_placed("expand rock 0,1") == 2  # on the level-2 tile
+    assert game.effects(len(game.moves) - 1)[0].level == 2

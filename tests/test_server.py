@@ -679,6 +679,13 @@ def stack_room(moves: list[str]) -> Any:
     return Room(meta, game)
 
 
+def test_the_state_says_how_many_huts_each_legal_expansion_places() -> None:
+    state = stack_state(STACK_MOVES[:7])  # Ben to build, his settlement next to rock 0,1
+    assert state["expansion_huts"]["expand rock 0,1"] == 2  # level 2, two huts
+    assert set(state["expansion_huts"]) == {m for m in state["legal"] if m.startswith("expand")}
+    assert stack_room(STACK_MOVES).state_at(7)["expansion_huts"] == {}  # a replay offers none
+
+
 def test_explain_says_what_a_legal_eruption_would_destroy_as_the_engine_plays_it() -> None:
     room = stack_room(STACK_MOVES[:6])
     answer = room.explain(STACK_MOVES[6])

@@ -19,7 +19,7 @@ from taluva.engine.errors import IllegalMove, InvalidOption, InvalidRecord
 from taluva.engine.expansions import ships as ships_rules
 from taluva.engine.expansions.catalogue import make_setup
 from taluva.engine.expansions.double_hex import checked_doubles, shuffled_doubles
-from taluva.engine.moves import Move
+from taluva.engine.moves import EXPAND, HUT, Move
 from taluva.engine.options import Options, player_names
 from taluva.engine.outcome import Outcome, Reason, Resignation, result_in_words
 from taluva.engine.pieces import BUILDING_NAMES, PIECE_NAMES, starting_supply
@@ -30,7 +30,7 @@ from taluva.engine.record import (
     read_record_file,
     write_record_file,
 )
-from taluva.engine.rules import ending, resignation, turns
+from taluva.engine.rules import building, ending, resignation, turns
 from taluva.engine.rules.effects import MoveEffect, move_effect
 from taluva.engine.rules.settlements import settlements_of
 from taluva.engine.text_board import board_text
@@ -337,6 +337,14 @@ class Game:
             return turns.legal_form(self._position, _as_move(move)) is not None
         except IllegalMove:
             return False
+
+    def huts_placed(self, move: Move | str) -> int:
+        """The huts a legal build of huts (a settlement founded, an expansion) would place
+        now: one per level of each of its hexes; 0 for any other move."""
+        move = _as_move(move)
+        if move.kind not in (HUT, EXPAND):
+            return 0
+        return building.huts_needed(self._position, move.hexes or (move.hex,))
 
     def explain(self, move: Move | str) -> str | None:
         """Why a move may not be played now, in words, or None if it may."""

@@ -9,6 +9,7 @@ A player with no building action after placing the tile is eliminated (``ending`
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 
 from taluva.engine.hexes import DELTAS, format_hex
 from taluva.engine.moves import (
@@ -167,6 +168,13 @@ def sample_build(s: Position, rng: random.Random) -> Move:
     return moves[int(random_() * len(moves))]
 
 
+def huts_needed(s: Position, hexes: Iterable[int]) -> int:
+    """The huts a settlement founded or expanded on ``hexes`` takes: one per level of each
+    hex (the build and move generation sum the same levels inline, for speed)."""
+    level = s.level
+    return sum(level[h] for h in hexes)
+
+
 def build(s: Position, new: Position, move: Move, player: int) -> None:
     """Place the move's buildings in ``new``: take them from the supply (a hut per level on
     each hex of an expansion) and join them to the player's settlements."""
@@ -267,7 +275,7 @@ def _expansion_problem(s: Position, move: Move, huts: int) -> str:
                     f"expanding into {TERRAIN_NAMES[terrain]} fills every such hex next to "
                     f"the settlement: {missing} missing"
                 )
-            need = sum(s.level[h] for h in reach)
+            need = huts_needed(s, reach)
             return f"this expansion needs {need} huts and player {player + 1} has {huts}"
     return (
         f"no settlement of yours reaches exactly these {TERRAIN_NAMES[terrain]} hexes "

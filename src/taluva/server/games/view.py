@@ -14,7 +14,7 @@ from taluva.engine.errors import IllegalMove
 from taluva.engine.expansions.board_zones import ZONES
 from taluva.engine.game import Game
 from taluva.engine.hexes import coords
-from taluva.engine.moves import move_texts
+from taluva.engine.moves import EXPAND, move_texts
 from taluva.engine.outcome import PLACE_NAMES
 from taluva.engine.tiles import TERRAIN_NAMES
 from taluva.server.games import clocks
@@ -138,6 +138,7 @@ def state_view(
     """The whole public state of a game at ``game``'s position: the current one, or a past one
     for replays (``plies`` then says how many moves the game has)."""
     playing = live and meta.status == "live" and not game.is_over
+    legal = game.legal_moves() if playing else ()
     doubles = _optional(game, "doubles")
     return {
         "id": meta.id,
@@ -159,7 +160,8 @@ def state_view(
         "moves": move_texts(game.moves),
         "movers": meta.move_seats[: game.ply],
         "effects": [effect.to_json() for effect in game.effects()],
-        "legal": sorted(move_texts(game.legal_moves())) if playing else [],
+        "legal": sorted(move_texts(legal)),
+        "expansion_huts": {str(m): game.huts_placed(m) for m in legal if m.kind == EXPAND},
         "result": result_view(game) or (ending_view(meta) if live else None),
         "terrains": list(TERRAIN_NAMES),
         "clock": clocks.clock_view(meta.clock, clocks.now_ms()) if live else None,

@@ -79,7 +79,6 @@ export class BuildMenu {
       clear(box);
       return;
     }
-    const level = (q, r) => page.board.level(q, r);
     const preview = (text) => page.board.overlays.setPreview(page.previewOf(text));
     const items = menu.moves.map((text) => h("button", {
       type: "button",
@@ -97,11 +96,11 @@ export class BuildMenu {
         box.querySelector(`[data-move="${CSS.escape(text)}"]`)?.focus();
       },
       ondblclick: () => { if (this.ready()) page.play(text); },
-    }, describeBuild(text, level), h("small", {}, text)));
+    }, describeBuild(text, page.state.expansion_huts), h("small", {}, text)));
     const confirm = h("button", {
       type: "button", class: "primary confirm", disabled: !menu.selected,
       onclick: () => { if (this.ready()) page.play(menu.selected); },
-    }, menu.selected ? `Confirm: ${describeBuild(menu.selected, level)}` : "Choose an action");
+    }, menu.selected ? `Confirm: ${describeBuild(menu.selected, page.state.expansion_huts)}` : "Choose an action");
     clear(box,
       h("div", { class: "menu-title" }, `Hex ${key(...menu.hex)}`),
       ...items, confirm,

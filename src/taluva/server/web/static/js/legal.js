@@ -56,19 +56,18 @@ export function previewOf(text, player, level) {
   return [];
 }
 
-/** A build in words, for the build menu. */
-export function describeBuild(text, level) {
+/** A build in words, for the build menu; `huts` is what the server says an expansion places
+ * (the state's `expansion_huts`). */
+export function describeBuild(text, huts) {
   const m = parseMove(text);
-  const huts = (n) => `${n} hut${n === 1 ? "" : "s"}`;
+  const count = (n) => `${n} hut${n === 1 ? "" : "s"}`;
   switch (m.kind) {
     case "hut": return "Found a settlement (1 hut)";
     case "temple": return "Build a temple";
     case "tower": return "Build a tower";
     case "ship": return "Place a ship in this lagoon";
-    case "expand": {
-      const count = m.hexes.reduce((sum, [q, r]) => sum + level(q, r), 0);
-      return `Expand into ${m.terrain}: ${m.hexes.length} hex${m.hexes.length === 1 ? "" : "es"}, ${huts(count)}`;
-    }
+    case "expand":
+      return `Expand into ${m.terrain}: ${m.hexes.length} hex${m.hexes.length === 1 ? "" : "es"}, ${count(huts[text])}`;
     default: return text;
   }
 }
