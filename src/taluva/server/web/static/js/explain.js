@@ -66,6 +66,12 @@ export class Explanations {
     this.timer = setTimeout(() => this.page.socket.send({ type: "explain", move }), ASK_DELAY);
   }
 
+  /** A move was played: a question not yet sent was about the position before it. */
+  forget() {
+    clearTimeout(this.timer);
+    this.pending = null;
+  }
+
   /** The server's answer to an "explain" request. */
   onMessage(message) {
     this.known.set(`${message.ply}|${message.move}`, message);

@@ -211,6 +211,7 @@ export class GamePage {
     } else {
       this.mode = null;
     }
+    if (moveMessage) this.explanations.forget();
     if (!this.replay) this.board.setState(state, { animate: !!moveMessage });
     this.render();
     if (moveMessage) {
@@ -251,6 +252,7 @@ export class GamePage {
   }
 
   announce(text) {
+    this.tooltip.className = "tooltip";
     this.tooltip.textContent = text;
   }
 
