@@ -686,6 +686,17 @@ def test_the_state_says_how_many_huts_each_legal_expansion_places() -> None:
     assert stack_room(STACK_MOVES).state_at(7)["expansion_huts"] == {}  # a replay offers none
 
 
+def test_the_effects_a_room_keeps_move_by_move_are_the_engines_for_the_whole_game(
+    client: TestClient,
+) -> None:
+    game_id, tokens = two_humans(client)
+    finish_game(client, game_id, tokens, seed=5)
+    record = client.get(f"/api/games/{game_id}/record").json()
+    replayed = [effect.to_json() for effect in taluva.Game.from_record(record).effects()]
+    assert state_of(client, game_id)["effects"] == replayed
+    assert len(replayed) >= 24  # a whole game, each move of it kept once
+
+
 def test_explain_says_what_a_legal_eruption_would_destroy_as_the_engine_plays_it() -> None:
     room = stack_room(STACK_MOVES[:6])
     answer = room.explain(STACK_MOVES[6])

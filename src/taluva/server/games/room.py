@@ -49,6 +49,8 @@ class Room:
     subscribers: set[Subscriber] = field(default_factory=set)
     ai_task: asyncio.Task[None] | None = None
     _cache: tuple[int, dict[str, Any]] | None = None
+    _effects: list[dict[str, Any]] = field(default_factory=list)
+    """The effects of the moves played so far, as JSON: computed once each, as moves come."""
     host_token: str | None = None
     """The host token of a game just created, until the creation's answer has sent it."""
     version: int = 0
@@ -87,7 +89,10 @@ class Room:
         """The public view of the current position (computed once per change; a running
         clock's times are those of the moment of asking)."""
         if self._cache is None or self._cache[0] != self.version:
-            self._cache = (self.version, state_view(self.meta, self.game))
+            effects = self._effects
+            effects += [effect.to_json() for effect in self.game.effects(len(effects))]
+            view = state_view(self.meta, self.game, effects=list(effects))
+            self._cache = (self.version, view)
         clock = self.meta.clock
         if clock is not None and clock["running"] is not None:
             return {**self._cache[1], "clock": clocks.clock_view(clock, clocks.now_ms())}
@@ -146,6 +151,7 @@ class Room:
             meta.seats[seat], name=name, token_hash=token_hash, account_id=account_id
         )
         self.game = rebuild(meta, [])
+        self._effects = []
         meta.updated_at = now()
         self._changed()
 
@@ -169,6 +175,7 @@ class Room:
         """Take what the database holds after another process changed the game."""
         self.meta = meta
         self.game = game
+        self._effects = []
         self._changed()
 
     def take_host_token(self) -> str | None:

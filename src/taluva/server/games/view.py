@@ -133,10 +133,16 @@ def ending_view(meta: StoredGame) -> dict[str, Any] | None:
 
 
 def state_view(
-    meta: StoredGame, game: Game, plies: int | None = None, *, live: bool = True
+    meta: StoredGame,
+    game: Game,
+    plies: int | None = None,
+    *,
+    live: bool = True,
+    effects: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The whole public state of a game at ``game``'s position: the current one, or a past one
-    for replays (``plies`` then says how many moves the game has)."""
+    for replays (``plies`` then says how many moves the game has). ``effects``: those of the
+    game's moves as JSON, if the caller keeps them (a room does, so each is computed once)."""
     playing = live and meta.status == "live" and not game.is_over
     legal = game.legal_moves() if playing else ()
     doubles = _optional(game, "doubles")
@@ -159,7 +165,7 @@ def state_view(
         **board_view(game),
         "moves": move_texts(game.moves),
         "movers": meta.move_seats[: game.ply],
-        "effects": [effect.to_json() for effect in game.effects()],
+        "effects": [e.to_json() for e in game.effects()] if effects is None else effects,
         "legal": sorted(move_texts(legal)),
         "expansion_huts": {str(m): game.huts_placed(m) for m in legal if m.kind == EXPAND},
         "result": result_view(game) or (ending_view(meta) if live else None),
