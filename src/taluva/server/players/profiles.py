@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Engine, and_, case, func, select
+from sqlalchemy import Connection, Engine, and_, case, func, select
 
 from taluva.server.players.ratings import shown
 from taluva.server.players.standings import TILES_REASONS, VICTORY_REASONS
@@ -58,10 +58,13 @@ def _rating_view(row: Any) -> dict[str, Any]:
     }
 
 
+_TOTALS = ("tiles", "huts", "temples", "towers", "huts_lost")
+"""The statistics a profile adds up over an account's finished games."""
+
+
 def profile(engine: Engine, account_id: int) -> dict[str, Any] | None:
     """An account's profile: name, totals over its finished games, statistics, rating and
     rating history, and its recent finished games; None if there is no such account."""
-    won = _STATS.c.place == 1
     with engine.connect() as connection:
         account = connection.execute(
             select(_ACCOUNTS.c.id, _ACCOUNTS.c.name, _ACCOUNTS.c.created_at).where(
@@ -70,59 +73,12 @@ def profile(engine: Engine, account_id: int) -> dict[str, Any] | None:
         ).first()
         if account is None:
             return None
-        mine = _STATS.c.account_id == account_id
-        totals = connection.execute(
-            select(
-                func.count().label("games"),
-                func.coalesce(func.sum(case((won, 1), else_=0)), 0).label("wins"),
-                func.avg(_STATS.c.place).label("average_place"),
-                func.coalesce(func.sum(_STATS.c.tiles), 0).label("tiles"),
-                func.coalesce(func.sum(_STATS.c.huts), 0).label("huts"),
-                func.coalesce(func.sum(_STATS.c.temples), 0).label("temples"),
-                func.coalesce(func.sum(_STATS.c.towers), 0).label("towers"),
-                func.coalesce(func.sum(_STATS.c.huts_lost), 0).label("huts_lost"),
-                func.coalesce(func.max(_STATS.c.highest_level), 0).label("highest_level"),
-                func.coalesce(
-                    func.sum(case((and_(won, _STATS.c.reason.in_(VICTORY_REASONS)), 1), else_=0)),
-                    0,
-                ).label("wins_by_pieces"),
-                func.coalesce(
-                    func.sum(case((and_(won, _STATS.c.reason.in_(TILES_REASONS)), 1), else_=0)),
-                    0,
-                ).label("wins_by_tiles"),
-            ).where(mine)
-        ).one()
+        totals = _totals(connection, account_id)
         rating = connection.execute(
             select(_RATINGS).where(_RATINGS.c.account_id == account_id)
         ).first()
-        history = []
-        if rating is not None:
-            points = connection.execute(
-                select(_CHANGES.c.game_id, _CHANGES.c.mu, _CHANGES.c.sigma, _CHANGES.c.created_at)
-                .where(_CHANGES.c.rating_id == rating.id)
-                .order_by(_CHANGES.c.created_at.desc(), _CHANGES.c.game_id)
-                .limit(HISTORY_POINTS)
-            ).all()
-            history = [
-                {"game": p.game_id, "at": p.created_at.isoformat(), "rating": shown(p.mu, p.sigma)}
-                for p in reversed(points)
-            ]
-        recent = connection.execute(
-            select(
-                _STATS.c.game_id,
-                _STATS.c.seat,
-                _STATS.c.place,
-                _STATS.c.players,
-                _STATS.c.reason,
-                _STATS.c.rated,
-                _STATS.c.finished_at,
-                _GAMES.c.name,
-            )
-            .join(_GAMES, _GAMES.c.id == _STATS.c.game_id)
-            .where(mine)
-            .order_by(_STATS.c.finished_at.desc(), _STATS.c.game_id)
-            .limit(RECENT_GAMES)
-        ).all()
+        history = [] if rating is None else _history(connection, rating.id)
+        recent = _recent(connection, account_id)
     average = totals.average_place
     return {
         "id": account.id,
@@ -132,31 +88,85 @@ def profile(engine: Engine, account_id: int) -> dict[str, Any] | None:
         "wins": int(totals.wins),
         "average_place": None if average is None else round(float(average), 2),
         "stats": {
-            "tiles": int(totals.tiles),
-            "huts": int(totals.huts),
-            "temples": int(totals.temples),
-            "towers": int(totals.towers),
-            "huts_lost": int(totals.huts_lost),
+            **{name: int(getattr(totals, name)) for name in _TOTALS},
             "highest_level": int(totals.highest_level),
             "wins_by_pieces": int(totals.wins_by_pieces),
             "wins_by_tiles": int(totals.wins_by_tiles),
         },
         "rating": None if rating is None else _rating_view(rating),
         "history": history,
-        "recent": [
-            {
-                "game": r.game_id,
-                "name": r.name,
-                "seat": r.seat,
-                "place": r.place,
-                "players": r.players,
-                "reason": r.reason,
-                "rated": r.rated,
-                "finished_at": r.finished_at.isoformat(),
-            }
-            for r in recent
-        ],
+        "recent": recent,
     }
+
+
+def _totals(connection: Connection, account_id: int) -> Any:
+    """One row of an account's totals over its finished games: games, wins, average place,
+    the summed statistics, its highest level and its wins by pieces and by tiles."""
+    won = _STATS.c.place == 1
+
+    def wins_when(reasons: Any) -> Any:
+        return func.coalesce(
+            func.sum(case((and_(won, _STATS.c.reason.in_(reasons)), 1), else_=0)), 0
+        )
+
+    return connection.execute(
+        select(
+            func.count().label("games"),
+            func.coalesce(func.sum(case((won, 1), else_=0)), 0).label("wins"),
+            func.avg(_STATS.c.place).label("average_place"),
+            *(func.coalesce(func.sum(_STATS.c[name]), 0).label(name) for name in _TOTALS),
+            func.coalesce(func.max(_STATS.c.highest_level), 0).label("highest_level"),
+            wins_when(VICTORY_REASONS).label("wins_by_pieces"),
+            wins_when(TILES_REASONS).label("wins_by_tiles"),
+        ).where(_STATS.c.account_id == account_id)
+    ).one()
+
+
+def _history(connection: Connection, rating_id: int) -> list[dict[str, Any]]:
+    """The last ``HISTORY_POINTS`` ratings of a rating, oldest first, as shown."""
+    points = connection.execute(
+        select(_CHANGES.c.game_id, _CHANGES.c.mu, _CHANGES.c.sigma, _CHANGES.c.created_at)
+        .where(_CHANGES.c.rating_id == rating_id)
+        .order_by(_CHANGES.c.created_at.desc(), _CHANGES.c.game_id)
+        .limit(HISTORY_POINTS)
+    ).all()
+    return [
+        {"game": p.game_id, "at": p.created_at.isoformat(), "rating": shown(p.mu, p.sigma)}
+        for p in reversed(points)
+    ]
+
+
+def _recent(connection: Connection, account_id: int) -> list[dict[str, Any]]:
+    """An account's last ``RECENT_GAMES`` finished games, the newest first."""
+    rows = connection.execute(
+        select(
+            _STATS.c.game_id,
+            _STATS.c.seat,
+            _STATS.c.place,
+            _STATS.c.players,
+            _STATS.c.reason,
+            _STATS.c.rated,
+            _STATS.c.finished_at,
+            _GAMES.c.name,
+        )
+        .join(_GAMES, _GAMES.c.id == _STATS.c.game_id)
+        .where(_STATS.c.account_id == account_id)
+        .order_by(_STATS.c.finished_at.desc(), _STATS.c.game_id)
+        .limit(RECENT_GAMES)
+    ).all()
+    return [
+        {
+            "game": r.game_id,
+            "name": r.name,
+            "seat": r.seat,
+            "place": r.place,
+            "players": r.players,
+            "reason": r.reason,
+            "rated": r.rated,
+            "finished_at": r.finished_at.isoformat(),
+        }
+        for r in rows
+    ]
 
 
 def leaderboard(engine: Engine, limit: int) -> list[dict[str, Any]]:
