@@ -222,42 +222,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
         from taluva.server.http.app import create_app
 
-    if not 0 < args.port < 65536:
-        raise UsageError(f"--port {args.port} is not a port number (1-65535)")
-    if args.ai_workers < 0:
-        raise UsageError("--ai-workers must be 0 or more")
-    if args.ai_only_quota < 0:
-        raise UsageError("--ai-only-quota must be 0 or more")
-    if args.review_iterations < 1:
-        raise UsageError("--review-iterations must be 1 or more")
-    if args.reviews_at_once < 1:
-        raise UsageError("--reviews-at-once must be 1 or more")
-    if args.win_chance_iterations < 1:
-        raise UsageError("--win-chance-iterations must be 1 or more")
-    if args.ws_rate <= 0 or args.http_rate <= 0 or args.games_per_minute <= 0:
-        raise UsageError("rates must be positive")
-    if args.abandon_after <= 0:
-        raise UsageError("--abandon-after must be a positive number of days")
-    if args.ws_per_address < 1:
-        raise UsageError("--ws-per-address must be 1 or more")
-    proxies = tuple(part.strip() for part in args.forwarded_allow_ips.split(",") if part.strip())
-    try:
-        parse_networks(proxies)
-    except ValueError as error:
-        raise UsageError(f"--forwarded-allow-ips: {error}") from None
-    database = args.database or default_database_url()
-    if database.startswith("sqlite:///"):
-        path = Path(database.removeprefix("sqlite:///"))
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise InputError(f"{path.parent}: cannot create ({error.strerror})") from None
-    elif not database.startswith(("sqlite", "postgresql")):
-        raise UsageError(
-            f"--database {database!r}: expected sqlite:///FILE or postgresql+psycopg://"
-        )
-    if args.reclaim_after <= 0:
-        raise UsageError("--reclaim-after must be positive")
+    _check_serve_numbers(args)
+    proxies = _trusted_proxies(args.forwarded_allow_ips)
+    database = _database_url(args.database)
     if args.redis is not None:
         check_redis_url(args.redis)
         if not database.startswith("postgresql"):
@@ -269,29 +236,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     _check_database(database)
     if args.redis is not None:
         reach_redis(args.redis)
-    limits = Limits(
-        ws_rate=args.ws_rate,
-        ws_burst=max(DEFAULT_LIMITS.ws_burst, int(args.ws_rate * 3)),
-        http_rate=args.http_rate,
-        http_burst=max(DEFAULT_LIMITS.http_burst, int(args.http_rate * 6)),
-        ws_per_address=args.ws_per_address,
-        games_per_minute=args.games_per_minute,
-    )
-    settings = Settings(
-        database=database,
-        ai_workers=args.ai_workers,
-        ai_only_games=args.ai_only_games,
-        ai_only_quota=args.ai_only_quota,
-        hint_level=args.hint_level,
-        review_iterations=args.review_iterations,
-        reviews_at_once=args.reviews_at_once,
-        win_chance_iterations=args.win_chance_iterations,
-        abandon_after=args.abandon_after * 86400,
-        limits=limits,
-        forwarded_allow_ips=proxies,
-        redis=args.redis,
-        reclaim_after=args.reclaim_after,
-    )
+    settings = _settings(args, database, proxies)
     level = logging.WARNING if args.quiet else logging.INFO
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
@@ -319,6 +264,83 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     except OSError as error:
         raise InputError(f"cannot serve on {args.host}:{args.port}: {error}") from None
     return 0
+
+
+def _check_serve_numbers(args: argparse.Namespace) -> None:
+    """Refuse (UsageError) a port, count, rate or time of ``serve`` out of its range."""
+    if not 0 < args.port < 65536:
+        raise UsageError(f"--port {args.port} is not a port number (1-65535)")
+    if args.ai_workers < 0:
+        raise UsageError("--ai-workers must be 0 or more")
+    if args.ai_only_quota < 0:
+        raise UsageError("--ai-only-quota must be 0 or more")
+    if args.review_iterations < 1:
+        raise UsageError("--review-iterations must be 1 or more")
+    if args.reviews_at_once < 1:
+        raise UsageError("--reviews-at-once must be 1 or more")
+    if args.win_chance_iterations < 1:
+        raise UsageError("--win-chance-iterations must be 1 or more")
+    if args.ws_rate <= 0 or args.http_rate <= 0 or args.games_per_minute <= 0:
+        raise UsageError("rates must be positive")
+    if args.abandon_after <= 0:
+        raise UsageError("--abandon-after must be a positive number of days")
+    if args.ws_per_address < 1:
+        raise UsageError("--ws-per-address must be 1 or more")
+    if args.reclaim_after <= 0:
+        raise UsageError("--reclaim-after must be positive")
+
+
+def _trusted_proxies(text: str) -> tuple[str, ...]:
+    """``--forwarded-allow-ips`` as a tuple of addresses and networks (UsageError if bad)."""
+    proxies = tuple(part.strip() for part in text.split(",") if part.strip())
+    try:
+        parse_networks(proxies)
+    except ValueError as error:
+        raise UsageError(f"--forwarded-allow-ips: {error}") from None
+    return proxies
+
+
+def _database_url(given: str | None) -> str:
+    """``--database``, or the default SQLite file, whose folder is made if need be."""
+    database = given or default_database_url()
+    if database.startswith("sqlite:///"):
+        path = Path(database.removeprefix("sqlite:///"))
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise InputError(f"{path.parent}: cannot create ({error.strerror})") from None
+    elif not database.startswith(("sqlite", "postgresql")):
+        raise UsageError(
+            f"--database {database!r}: expected sqlite:///FILE or postgresql+psycopg://"
+        )
+    return database
+
+
+def _settings(args: argparse.Namespace, database: str, proxies: tuple[str, ...]) -> Settings:
+    """The server's settings from ``serve``'s checked options."""
+    limits = Limits(
+        ws_rate=args.ws_rate,
+        ws_burst=max(DEFAULT_LIMITS.ws_burst, int(args.ws_rate * 3)),
+        http_rate=args.http_rate,
+        http_burst=max(DEFAULT_LIMITS.http_burst, int(args.http_rate * 6)),
+        ws_per_address=args.ws_per_address,
+        games_per_minute=args.games_per_minute,
+    )
+    return Settings(
+        database=database,
+        ai_workers=args.ai_workers,
+        ai_only_games=args.ai_only_games,
+        ai_only_quota=args.ai_only_quota,
+        hint_level=args.hint_level,
+        review_iterations=args.review_iterations,
+        reviews_at_once=args.reviews_at_once,
+        win_chance_iterations=args.win_chance_iterations,
+        abandon_after=args.abandon_after * 86400,
+        limits=limits,
+        forwarded_allow_ips=proxies,
+        redis=args.redis,
+        reclaim_after=args.reclaim_after,
+    )
 
 
 def tune_garbage_collector() -> None:
