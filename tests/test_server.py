@@ -17,6 +17,7 @@ from test_server_support import (
     play_http,
     sqlite_url,
     state_of,
+    stored_game,
     two_humans,
 )
 
@@ -516,27 +517,10 @@ def test_a_finished_game_says_who_won_and_why_and_each_place_in_words() -> None:
     from scenarios import fixture, replay
 
     from taluva.server.games.view import state_view
-    from taluva.server.storage.store import FINISHED, StoredGame, StoredSeat, now
 
     names = ["Ana", "Ben", "Cyd"]
     game = replay({**fixture("elimination_three_players"), "players": names})
-    record = game.to_record()
-    stamp = now()
-    meta = StoredGame(
-        id="ended",
-        name="ended",
-        status=FINISHED,
-        options=record["options"],
-        deck=record["deck"],
-        doubles=record["doubles"],
-        hints=True,
-        ply=game.ply,
-        result=record["result"],
-        created_at=stamp,
-        updated_at=stamp,
-        seats=[StoredSeat(seat, "human", name) for seat, name in enumerate(names)],
-        move_seats=[0] * game.ply,
-    )
+    meta = stored_game(game, "ended")
     state = state_view(meta, game)
     assert state["result"] == {
         "ranking": [[0], [1], [2]],
@@ -589,7 +573,6 @@ def test_the_state_shows_ships_lagoons_doubles_and_the_board_zone() -> None:
     from taluva.engine.expansions.board_zones import ZONES
     from taluva.engine.hexes import coords
     from taluva.server.games.view import state_view
-    from taluva.server.storage.store import LIVE, StoredGame, StoredSeat, now
 
     expansions = ["ships", "double_hex", "board:beginner"]
     for seed in range(50):
@@ -602,23 +585,7 @@ def test_the_state_shows_ships_lagoons_doubles_and_the_board_zone() -> None:
         if game.ships():
             break
     assert game.ships(), "no game of 50 placed a ship"
-    record = game.to_record()
-    stamp = now()
-    meta = StoredGame(
-        id="view",
-        name="view",
-        status=LIVE,
-        options=record["options"],
-        deck=record["deck"],
-        doubles=record["doubles"],
-        hints=True,
-        ply=game.ply,
-        result=None,
-        created_at=stamp,
-        updated_at=stamp,
-        seats=[StoredSeat(0, "human", "A"), StoredSeat(1, "human", "B")],
-        move_seats=[0] * game.ply,
-    )
+    meta = stored_game(game, "view")
     state = state_view(meta, game)
     assert state["ships"] == [[*coords(h), p] for h, p in sorted(game.ships().items())]
     assert sorted(map(tuple, (hex_ for lagoon in state["lagoons"] for hex_ in lagoon))) == sorted(
@@ -652,30 +619,13 @@ def stack_state(moves: list[str]) -> dict[str, Any]:
 def stack_room(moves: list[str]) -> Any:
     """A live room of the stack game after ``moves``."""
     from taluva.server.games.room import Room
-    from taluva.server.storage.store import LIVE, StoredGame, StoredSeat, now
 
     game = taluva.Game.new(players=["Ana", "Ben"], deck=STACK_DECK)
     movers = []
     for move in moves:
         movers.append(game.to_move)
         game.play(move)
-    record = game.to_record()
-    stamp = now()
-    meta = StoredGame(
-        id="stack",
-        name="stack",
-        status=LIVE,
-        options=record["options"],
-        deck=record["deck"],
-        doubles=record["doubles"],
-        hints=True,
-        ply=game.ply,
-        result=None,
-        created_at=stamp,
-        updated_at=stamp,
-        seats=[StoredSeat(0, "human", "Ana"), StoredSeat(1, "human", "Ben")],
-        move_seats=movers,
-    )
+    meta = stored_game(game, "stack", movers)
     return Room(meta, game)
 
 

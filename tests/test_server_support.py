@@ -261,3 +261,26 @@ def redis_server() -> Iterator[str]:
     finally:
         process.kill()
         process.wait()
+
+
+def stored_game(game: Game, game_id: str, movers: list[int] | None = None) -> StoredGame:
+    """What the store would hold of ``game`` (a person in every seat, under the game's player
+    names), live or finished as the game is; ``movers`` the seat of each move (all 0 if not
+    given)."""
+    record = game.to_record()
+    stamp = now()
+    return StoredGame(
+        id=game_id,
+        name=game_id,
+        status=FINISHED if game.is_over else LIVE,
+        options=record["options"],
+        deck=record["deck"],
+        doubles=record["doubles"],
+        hints=True,
+        ply=game.ply,
+        result=record["result"],
+        created_at=stamp,
+        updated_at=stamp,
+        seats=[StoredSeat(seat, "human", name) for seat, name in enumerate(record["players"])],
+        move_seats=[0] * game.ply if movers is None else movers,
+    )
