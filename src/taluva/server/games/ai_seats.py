@@ -25,6 +25,7 @@ from taluva.server.storage.store import LIVE, StoredGame, StoredSeat
 
 log = logging.getLogger("taluva.server")
 
+
 class AiSeats:
     """Plays the turns of a service's AI seats, one task per room at a time."""
 

@@ -149,4 +149,3 @@ class Rooms:
             for room in rooms
             if room.id in stored and stored[room.id] != (room.game.ply, room.meta.status)
         ]
-

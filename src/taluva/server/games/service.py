@@ -51,6 +51,7 @@ log = logging.getLogger("taluva.server")
 
 T = TypeVar("T")
 
+
 class GameService:
     """Creates, loads and runs games; every HTTP route and WebSocket goes through it."""
 

@@ -19,7 +19,7 @@ from starlette.concurrency import run_in_threadpool
 from taluva.server.errors import ApiError
 from taluva.server.games.service import GameService
 from taluva.server.games.view import summary_view
-from taluva.server.http.deps import SiteDep, address_of
+from taluva.server.http.deps import SiteDep, address_of, take_or_refuse
 from taluva.server.http.messages import Strict
 from taluva.server.http.site import Site
 from taluva.server.players.accounts import (
@@ -87,21 +87,14 @@ router = APIRouter(tags=["accounts"])
 def limit_attempt(site: Site, request: Request, name: str | None) -> None:
     """Refuse (429) a sign-in or sign-up beyond its address's rate or, for a sign-in, its
     name's."""
-    address = address_of(request)
-    if not site.sign_ins.take(address):
-        raise ApiError(
-            429,
-            "rate-limited",
-            "too many sign-in attempts from this address: try again later",
-            retry_after=site.sign_ins.retry_after(address),
-        )
-    by_name = site.sign_ins_by_name
-    if name is not None and not by_name.take(name):
-        raise ApiError(
-            429,
-            "rate-limited",
-            "too many sign-in attempts for this name: try again later",
-            retry_after=by_name.retry_after(name),
+    take_or_refuse(
+        site.sign_ins,
+        address_of(request),
+        "too many sign-in attempts from this address: try again later",
+    )
+    if name is not None:
+        take_or_refuse(
+            site.sign_ins_by_name, name, "too many sign-in attempts for this name: try again later"
         )
 
 

@@ -10,6 +10,7 @@ from fastapi import Depends, Header, Request
 from taluva.server.errors import ApiError
 from taluva.server.games.room import Room
 from taluva.server.http.site import Site
+from taluva.server.limits import AddressLimiter
 
 
 def site_of(request: Request) -> Site:
@@ -34,16 +35,16 @@ def address_of(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
+def take_or_refuse(limiter: AddressLimiter, key: str, message: str) -> None:
+    """Count one more of ``key``'s tries against ``limiter``, or refuse it (429
+    ``rate-limited`` with ``message``, and when to try again)."""
+    if not limiter.take(key):
+        raise ApiError(429, "rate-limited", message, retry_after=limiter.retry_after(key))
+
+
 def rate_limited(request: Request, site: SiteDep) -> None:
     """Refuse (429) a request beyond its address's rate."""
-    address = address_of(request)
-    if not site.requests.take(address):
-        raise ApiError(
-            429,
-            "rate-limited",
-            "too many requests: slow down",
-            retry_after=site.requests.retry_after(address),
-        )
+    take_or_refuse(site.requests, address_of(request), "too many requests: slow down")
 
 
 LIMITED = [Depends(rate_limited)]

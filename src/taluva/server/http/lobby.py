@@ -15,10 +15,9 @@ from taluva.engine.options import (
     TILES_PER_PLAYER_CHOICES,
 )
 from taluva.render import style
-from taluva.server.errors import ApiError
 from taluva.server.games import clocks
 from taluva.server.games.view import summary_view
-from taluva.server.http.deps import LIMITED, RoomDep, SiteDep, address_of
+from taluva.server.http.deps import LIMITED, RoomDep, SiteDep, address_of, take_or_refuse
 from taluva.server.http.messages import CreateGameRequest, JoinRequest
 from taluva.server.http.site import Site
 from taluva.server.players.accounts import account_of, named_for
@@ -97,15 +96,12 @@ async def list_games(
     summary="Create a game; the response holds the tokens of the seats you took",
 )
 async def create_game(body: CreateGameRequest, request: Request, site: SiteDep) -> dict[str, Any]:
-    address = address_of(request)
-    if not site.new_games.take(address):
-        raise ApiError(
-            429,
-            "rate-limited",
-            f"this address may create {site.settings.limits.games_per_minute:g} games a "
-            "minute: try again later",
-            retry_after=site.new_games.retry_after(address),
-        )
+    per_minute = site.settings.limits.games_per_minute
+    take_or_refuse(
+        site.new_games,
+        address_of(request),
+        f"this address may create {per_minute:g} games a minute: try again later",
+    )
     account = await account_of(request)
     room, tokens = await site.service.create_game(
         named_for(body.model_dump(), account),

@@ -149,9 +149,7 @@ class CreateGameRequest(Strict):
     """A new game from the lobby."""
 
     name: str | None = Field(default=None, description="shown in the lobby (see docs: Names)")
-    seats: list[SeatRequest] = Field(
-        min_length=min(PLAYER_COUNTS), max_length=max(PLAYER_COUNTS)
-    )
+    seats: list[SeatRequest] = Field(min_length=min(PLAYER_COUNTS), max_length=max(PLAYER_COUNTS))
     tiles_per_player: int = Field(default=12, description="12, or 18 or 24 with two players")
     expansions: list[Option] = Field(
         default_factory=list, max_length=16, description="see GET /api/config"
