@@ -85,9 +85,8 @@ class AiSeats:
         if self.remote is not None:  # the AI workers of the whole server play it
             self.remote(room)
             return
-        if room.ai_task is not None and not room.ai_task.done():
-            return
-        room.ai_task = asyncio.get_running_loop().create_task(self._play(room))
+        if not room.thinking:
+            room.think(self._play(room))
 
     async def stop(self) -> None:
         """Start no more AI turns and cancel those under way (played again after a restart)."""

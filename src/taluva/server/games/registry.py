@@ -77,7 +77,7 @@ class Rooms:
     def keep(self, room: Room) -> None:
         """File a room among the running games or, once over, among the finished ones kept in
         memory (the oldest unwatched of those beyond ``finished_cache`` dropped)."""
-        room.relay = self.relay
+        room.relay_through(self.relay)
         if room.meta.status in (OPEN, LIVE):
             self.live[room.id] = room
             return

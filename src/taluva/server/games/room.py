@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Protocol
@@ -177,6 +177,27 @@ class Room:
         self.game = game
         self._effects = []
         self._changed()
+
+    def watch(self, subscriber: Subscriber) -> None:
+        """A client starts receiving every broadcast."""
+        self.subscribers.add(subscriber)
+
+    def unwatch(self, subscriber: Subscriber) -> None:
+        """A client has gone."""
+        self.subscribers.discard(subscriber)
+
+    def relay_through(self, relay: Relay | None) -> None:
+        """Pass every broadcast on to the other server processes through ``relay``."""
+        self.relay = relay
+
+    def think(self, turn: Coroutine[Any, Any, None]) -> None:
+        """Run an AI seat's turn as the room's one AI task (the caller checked ``thinking``)."""
+        self.ai_task = asyncio.get_running_loop().create_task(turn)
+
+    @property
+    def thinking(self) -> bool:
+        """Whether an AI seat's turn is under way."""
+        return self.ai_task is not None and not self.ai_task.done()
 
     def take_host_token(self) -> str | None:
         """The host token of a game just created, once: the creation's answer sends it."""

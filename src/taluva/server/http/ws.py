@@ -158,7 +158,7 @@ async def _serve(
                 break
             await _handle(frame.get("text"), connection, room, service, limits, chat, rematches)
     finally:
-        room.subscribers.discard(connection)
+        room.unwatch(connection)
         connection.queue.put_nowait(None)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, timeout=1.0)
@@ -293,7 +293,7 @@ def _hello(hello: Hello, connection: Connection, room: Room) -> dict[str, Any]:
     seats, unknown = room.seats_for(hello.tokens)
     seats |= room.seats_of_account(connection.account)
     connection.seats = seats
-    room.subscribers.add(connection)
+    room.watch(connection)
     welcome: dict[str, Any] = {
         "type": "welcome",
         "seats": sorted(seats),
