@@ -29,6 +29,10 @@ class Piece(IntEnum):
         """The name of a pile of them: ``huts``, ``temples``..."""
         return PIECE_NAMES[self]
 
+    def count(self, number: int) -> str:
+        """``number`` of them in words: ``1 tower``, ``2 towers``, ``0 temples``."""
+        return f"{number} {self.word if number == 1 else self.plural}"
+
 
 HUT_KIND: Final = 0
 TEMPLE_KIND: Final = 1

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from taluva.engine.hexes import DELTAS, format_hex, pixel_centre
+from taluva.engine.pieces import Piece
 from taluva.engine.tiles import TERRAIN_NAMES, VOLCANO
 from taluva.render import style
 from taluva.render.position import (
@@ -357,12 +358,11 @@ def _header(game: Game, size: float, width: float) -> list[Item]:
         items.append(Shape(swatch, colour, piece_stroke(colour), size * 0.03))
         supply = game.supply(player)
         marker = ">" if game.result is None and player == game.to_move else " "
-        text = (
-            f"{marker}{name}: {game.score(player)} pts, left {supply['huts']} huts "
-            f"{supply['temples']} temples {supply['towers']} towers"
-        )
+        kinds = [Piece.HUT, Piece.TEMPLE, Piece.TOWER]
         if "ships" in game.options.get("expansions", []):
-            text += f" {supply['ships']} ships"
+            kinds.append(Piece.SHIP)
+        left = " ".join(kind.count(supply[kind.plural]) for kind in kinds)
+        text = f"{marker}{name}: {game.score(player)} pts, left {left}"
         if player in game.eliminated:
             text += " (out)"
         items.append(_left_label(x + line, y, text, text_size))
