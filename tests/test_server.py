@@ -433,6 +433,24 @@ def test_a_hint_is_given_to_the_player_to_move_only_when_the_game_allows(
     assert (refused.status_code, refused.json()["error"]["code"]) == (403, "hints-off")
 
 
+def test_no_hint_is_given_in_a_rated_game_over_http_or_the_websocket(client: TestClient) -> None:
+    signed_up = client.post("/api/accounts", json={"name": "Ana", "password": "a long secret 1"})
+    assert signed_up.status_code == 201, signed_up.text
+    game_id, tokens = create_game(
+        client, [{"kind": "human", "name": "Ana", "take": True}, {"kind": "ai", "level": 1}]
+    )
+    refused = client.post(
+        f"/api/games/{game_id}/hint", headers={"authorization": f"Bearer {tokens[0]}"}
+    )
+    assert (refused.status_code, refused.json()["error"]["code"]) == (403, "rated")
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        state = hello(ws, [tokens[0]])["state"]
+        ws.send_json({"type": "hint", "ref": 2})
+        answer = ws.receive_json()
+    assert (state["rated"], state["to_move"]) == (True, 0)
+    assert (answer["type"], answer["code"], answer["ref"]) == ("error", "rated", 2)
+
+
 # ---------------------------------------------------------------------- secrets and escaping
 
 

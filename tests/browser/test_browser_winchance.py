@@ -81,7 +81,9 @@ def test_the_bar_is_off_until_turned_on_then_follows_each_move_and_is_remembered
     assert page.is_checked("#win-chance-toggle")
 
 
-def test_the_bar_is_not_offered_in_a_rated_game(page: Any, server_url: str) -> None:
+def test_neither_the_bar_nor_the_hint_is_offered_in_a_rated_game(
+    page: Any, server_url: str
+) -> None:
     page.goto(server_url + "/")
     signed = page.request.post(
         server_url + "/api/accounts", data={"name": "Winchance Ana", "password": "volcano-ana-7"}
@@ -90,5 +92,9 @@ def test_the_bar_is_not_offered_in_a_rated_game(page: Any, server_url: str) -> N
     page.evaluate("() => localStorage.setItem('taluva.winChance', 'on')")
     open_game(page, server_url, [{"kind": "human", "take": True}, {"kind": "ai", "level": 1}])
     page.wait_for_selector(".player .tag.you")
+    page.wait_for_function(
+        "() => document.querySelector('.status-line')?.textContent.includes('Your turn')"
+    )
     assert page.locator(".win-chance").is_hidden()
     assert page.locator(WORDS).count() == 0
+    assert page.locator("button.hint").is_hidden()

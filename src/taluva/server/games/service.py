@@ -32,7 +32,7 @@ from taluva.server.games.registry import Rooms
 from taluva.server.games.room import Room
 from taluva.server.players.accounts import Account
 from taluva.server.players.names import clean_name
-from taluva.server.players.standings import settle
+from taluva.server.players.standings import rated_seats, settle
 from taluva.server.storage.checkpoints import Checkpoints
 from taluva.server.storage.database import Database
 from taluva.server.storage.store import (
@@ -233,7 +233,10 @@ class GameService:
         return await self.moves.submit(room, seats, state, text)
 
     async def hint(self, room: Room, seats: set[int]) -> dict[str, Any]:
-        """The AI's suggestion for the player to move, if this game allows hints."""
+        """The AI's suggestion for the player to move, if this game allows hints: never in a
+        rated game, where it would help a player against a rating."""
+        if rated_seats(room.meta.seats) is not None:
+            raise ApiError(403, "rated", "hints are not given in rated games")
         if not room.meta.hints:
             raise ApiError(403, "hints-off", "hints are turned off in this game")
         game = room.game

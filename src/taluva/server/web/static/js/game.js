@@ -324,7 +324,7 @@ export class GamePage {
 
   renderActions() {
     const s = this.state;
-    this.hintButton.hidden = !(s.hints && this.myTurn());
+    this.hintButton.hidden = !(s.hints && !s.rated && this.myTurn());
     this.replayButton.textContent = this.replay ? "Back to the game" : "Replay";
     this.replayButton.hidden = s.ply === 0;
   }
