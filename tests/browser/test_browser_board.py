@@ -75,9 +75,7 @@ def open_position(
     )
     page.goto(f"{url}/#/game/{game_id}")
     page.wait_for_selector("svg.board .hex")
-    page.wait_for_function(
-        "() => document.querySelector('.connection')?.textContent.includes('live')"
-    )
+    page.wait_for_function("() => document.querySelector('.connection.connected')")
     page.evaluate("document.fonts.ready")
     return context, page
 

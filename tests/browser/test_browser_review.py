@@ -53,9 +53,7 @@ def open_game(people: People, url: str, width: int, height: int) -> Any:
     page = people.open(width, height, phone=width < 500, still=True)
     page.goto(f"{url}/#/game/{GAME_ID}")
     page.wait_for_selector("svg.board .hex")
-    page.wait_for_function(
-        "() => document.querySelector('.connection')?.textContent.includes('live')"
-    )
+    page.wait_for_function("() => document.querySelector('.connection.connected')")
     return page
 
 
@@ -71,6 +69,7 @@ def test_the_graph_shows_each_position_and_a_point_shows_the_replay_there(
     people: People, server: str
 ) -> None:
     page = open_game(people, server, 1280, 820)
+    assert page.inner_text(".connection") == "● finished"  # a finished game is not "live"
     assert page.inner_text("#review-toggle") == "Review"
     open_review(page)
     assert page.locator(".review-point").count() == 49  # the start and 48 moves
@@ -81,6 +80,7 @@ def test_the_graph_shows_each_position_and_a_point_shows_the_replay_there(
     point.click()
     page.wait_for_selector(".replay-ply:has-text('Move 20 of 48')")
     assert "current" in (point.get_attribute("class") or "")
+    assert page.inner_text(".connection") == "● replay"
 
 
 def test_the_blunder_shows_its_position_with_the_winning_move_drawn_on_the_board(

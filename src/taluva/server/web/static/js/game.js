@@ -135,10 +135,25 @@ export class GamePage {
   // ------------------------------------------------------------------ messages
 
   onStatus(status) {
-    const words = { connected: "● live", reconnecting: "○ reconnecting…", missing: "no such game" };
-    this.connection.textContent = words[status] || status;
+    this.link = status;
     this.connection.className = `connection ${status}`;
+    this.showConnection();
     if (status === "missing") this.statusLine.textContent = "There is no such game.";
+  }
+
+  /** Beside the title: a live game says so while its updates arrive; a finished game, an
+   * open one or a replay says what it is instead. */
+  showConnection() {
+    const words = { reconnecting: "○ reconnecting…", missing: "no such game" };
+    let text = words[this.link] || this.link || "";
+    if (this.link === "connected") {
+      const status = this.state?.status;
+      if (this.replay) text = "● replay";
+      else if (status === "live") text = "● live";
+      else if (status === "open") text = "● waiting for players";
+      else text = status ? `● ${status}` : "● connected";
+    }
+    this.connection.textContent = text;
   }
 
   onMessage(message) {
@@ -262,6 +277,7 @@ export class GamePage {
     const s = this.replay ? this.replay.state : this.state;
     if (!s) return;
     this.title.textContent = this.state.name;
+    this.showConnection();
     const yourMove = this.state.status === "live" && this.seats.includes(this.state.to_move);
     this.signals.update(`${this.state.name} – Taluva`, yourMove);
     this.rematch.update(this.state, this.seats);
