@@ -16,6 +16,7 @@ from taluva.engine.game import Game
 from taluva.engine.hexes import coords
 from taluva.engine.moves import EXPAND, move_texts
 from taluva.engine.outcome import PLACE_NAMES
+from taluva.engine.position import Phase
 from taluva.engine.tiles import TERRAIN_NAMES
 from taluva.server.games import clocks
 from taluva.server.players.standings import rated_seats
@@ -145,6 +146,7 @@ def state_view(
     game's moves as JSON, if the caller keeps them (a room does, so each is computed once)."""
     playing = live and meta.status == "live" and not game.is_over
     legal = game.legal_moves() if playing else ()
+    building = playing and game.phase == Phase.BUILD
     doubles = _optional(game, "doubles")
     return {
         "id": meta.id,
@@ -167,7 +169,9 @@ def state_view(
         "movers": meta.move_seats[: game.ply],
         "effects": [e.to_json() for e in game.effects()] if effects is None else effects,
         "legal": sorted(move_texts(legal)),
-        "expansion_huts": {str(m): game.huts_placed(m) for m in legal if m.kind == EXPAND},
+        "expansion_huts": (
+            {str(m): game.huts_placed(m) for m in legal if m.kind == EXPAND} if building else {}
+        ),
         "result": result_view(game) or (ending_view(meta) if live else None),
         "terrains": list(TERRAIN_NAMES),
         "clock": clocks.clock_view(meta.clock, clocks.now_ms()) if live else None,
