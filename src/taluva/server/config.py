@@ -85,6 +85,9 @@ class Settings:
     """Finished games kept in memory after their last viewer leaves."""
     abandon_after: float = 14 * 86400.0
     """Seconds without a move after which an open or live game is abandoned (unrated)."""
+    idle_after: float = 86400.0
+    """Seconds without a move after which the lobby lists a live game apart, as waiting for a
+    move, instead of among the games being played now."""
     redis: str | None = None
     """Redis URL shared by several server processes (with one PostgreSQL): broadcasts reach
     the clients of every process, and AI turns go to ``taluva ai-worker``; None: one process."""

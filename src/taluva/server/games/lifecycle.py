@@ -14,7 +14,7 @@ import hmac
 import logging
 import secrets
 from collections.abc import Coroutine
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, Final
 
 from sqlalchemy import update
@@ -26,6 +26,7 @@ from taluva.server.errors import ApiError
 from taluva.server.games import clocks
 from taluva.server.games.registry import Rooms
 from taluva.server.games.room import Room
+from taluva.server.games.view import utc
 from taluva.server.players.accounts import Account
 from taluva.server.players.standings import settle
 from taluva.server.storage.database import Database
@@ -74,11 +75,6 @@ def store_change(
         if ended is not None:
             settle(connection, game_id, ended)
     return True
-
-
-def _utc(stamp: datetime) -> datetime:
-    """A stored time as UTC (SQLite gives it back without a zone)."""
-    return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=UTC)
 
 
 class Lifecycle:
@@ -286,13 +282,13 @@ class Lifecycle:
         for room in list(self.rooms.live.values()):
             if room.meta.status not in (OPEN, LIVE):
                 continue
-            if _utc(room.meta.updated_at).timestamp() > cutoff:
+            if utc(room.meta.updated_at).timestamp() > cutoff:
                 continue
             try:
                 async with room.lock:
                     if (
                         room.meta.status in (OPEN, LIVE)
-                        and _utc(room.meta.updated_at).timestamp() <= cutoff
+                        and utc(room.meta.updated_at).timestamp() <= cutoff
                     ):
                         await self._abandon(room)
                         count += 1

@@ -8,6 +8,7 @@ board zone) is read only when the engine offers it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
 from typing import Any
 
 from taluva.engine.errors import IllegalMove
@@ -229,9 +230,15 @@ def summary_view(game: StoredGame) -> dict[str, Any]:
         ],
         "result": game.result,
         "clock": clocks.rule_view(game.clock),
-        "created_at": game.created_at.isoformat(),
-        "updated_at": game.updated_at.isoformat(),
+        "created_at": utc(game.created_at).isoformat(),
+        "updated_at": utc(game.updated_at).isoformat(),
     }
+
+
+def utc(stamp: datetime) -> datetime:
+    """A stored time in UTC, said so (SQLite gives times back without their zone), so that
+    clients read it as the same moment wherever they are."""
+    return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=UTC)
 
 
 def seat_level(seat: StoredSeat) -> int | None:

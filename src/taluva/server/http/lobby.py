@@ -52,6 +52,7 @@ def lobby_config(site: Site) -> dict[str, Any]:
         "expansions": list(EXPANSIONS),
         "house_rules": list(HOUSE_RULES),
         "hint_level": site.settings.hint_level,
+        "idle_after": site.settings.idle_after,
         "limits": {
             "ws_message_bytes": limits.ws_message_bytes,
             "ws_rate": limits.ws_rate,

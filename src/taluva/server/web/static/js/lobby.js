@@ -69,6 +69,7 @@ export class Lobby {
     this.lists = {
       open: h("ul", { class: "games", id: "open-games" }),
       live: h("ul", { class: "games", id: "live-games" }),
+      idle: h("ul", { class: "games", id: "idle-games" }),
       finished: h("ul", { class: "games", id: "finished-games" }),
     };
     clear(this.root, h("div", { class: "lobby" },
@@ -76,6 +77,7 @@ export class Lobby {
       h("section", { class: "lists" },
         h("h2", {}, "Open games"), h("p", { class: "hint-line" }, "Waiting for players: take a free seat."), this.lists.open,
         h("h2", {}, "Playing now"), this.lists.live,
+        h("h2", {}, "Waiting for a move"), h("p", { class: "hint-line" }, "No move for a day or more."), this.lists.idle,
         h("h2", {}, "Finished"), this.lists.finished)));
     this.renderSeats();
   }
@@ -143,15 +145,22 @@ export class Lobby {
     for (const status of ["open", "live", "finished"]) {
       try {
         const { games } = await api("GET", `/api/games?status=${status}&limit=30`);
-        this.renderList(status, games);
+        if (status === "live") {
+          const idle = (g) => Date.now() - Date.parse(g.updated_at) > this.config.idle_after * 1000;
+          this.renderList("live", games.filter((g) => !idle(g)));
+          this.renderList("idle", games.filter(idle), "live");
+        } else {
+          this.renderList(status, games);
+        }
       } catch (error) {
         clear(this.lists[status], h("li", { class: "empty" }, `Cannot load: ${error.message}`));
       }
     }
   }
 
-  renderList(status, games) {
-    const list = this.lists[status];
+  /** Fill the list `name` with `games` of `status` (by default the list's own). */
+  renderList(name, games, status = name) {
+    const list = this.lists[name];
     if (!games.length) {
       clear(list, h("li", { class: "empty" }, "None."));
       return;
