@@ -26,6 +26,7 @@ from test_server_support import (
 )
 
 from taluva.server.http.messages import CLIENT_MESSAGES
+from taluva.server.limits import wait_in_words
 
 OPEN = {"http_rate": 1e6, "http_burst": 10**6, "games_per_minute": 1e6, "ws_rate": 1e6}
 OPEN["ws_burst"] = 10**6
@@ -357,10 +358,11 @@ def test_an_address_may_create_only_so_many_games_a_minute(tmp_path: Path) -> No
         first, second, third = (client.post("/api/games", json=seats) for _ in range(3))
         assert (first.status_code, second.status_code) == (201, 201)
         assert_http_error(third, 429, "rate-limited")
+        wait = int(third.headers["retry-after"])
+        assert 1 <= wait <= 30
         assert third.json()["error"]["message"] == (
-            "this address may create 2 games a minute: try again later"
+            f"this address may create 2 games a minute: try again in {wait_in_words(wait)}"
         )
-        assert 1 <= int(third.headers["retry-after"]) <= 30
         game_id = first.json()["game"]["id"]
         joined = client.post(f"/api/games/{game_id}/seats/0", json={"name": "Ana"})
         assert joined.status_code == 200
@@ -502,3 +504,16 @@ def test_the_browser_client_sets_text_never_markup() -> None:
         sinks = ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(")
         for sink in (*sinks, "DOMParser", "createContextualFragment"):
             assert sink not in code, f"{script.name} uses {sink}"
+
+
+def test_a_refusal_says_how_long_to_wait_rounded_up() -> None:
+    assert [wait_in_words(s) for s in (0.2, 1, 1.01, 59, 59.5, 60, 61, 179.9)] == [
+        "1 second",
+        "1 second",
+        "2 seconds",
+        "59 seconds",
+        "1 minute",
+        "1 minute",
+        "2 minutes",
+        "3 minutes",
+    ]

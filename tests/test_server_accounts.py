@@ -29,6 +29,7 @@ from test_server_support import (
 )
 
 import taluva
+from taluva.server.limits import wait_in_words
 from taluva.server.players import accounts
 from taluva.server.players.standings import settle
 from taluva.server.storage.models import Base
@@ -234,7 +235,12 @@ def test_sign_in_attempts_are_limited_per_name_and_per_address(tmp_path: Path) -
         assert answers == [401] * 5 + [429]
         refused = sign_in(client, "ana", PASSWORD)
         assert refused.status_code == 429 and error_code(refused) == "rate-limited"
-        assert int(refused.headers["retry-after"]) >= 1
+        wait = int(refused.headers["retry-after"])
+        assert wait >= 1
+        # the player is told how long, in the words the header's seconds round up to
+        assert refused.json()["error"]["message"] == (
+            f"too many sign-in attempts for this name: try again in {wait_in_words(wait)}"
+        )
         # other names from this address get through until its budget of 10 attempts (the
         # sign-up and the 7 above counted) is spent
         answers = [sign_in(client, f"Other{n}", "wrong password") for n in range(3)]

@@ -4,6 +4,7 @@ and the address they count, which only a trusted proxy may name for someone else
 from __future__ import annotations
 
 import ipaddress
+import math
 import time
 from collections import OrderedDict
 from collections.abc import Iterable
@@ -160,3 +161,13 @@ class TrustedProxies:
                 address = _ip(hop)
                 return str(address) if address is not None else hop[:MAX_ADDRESS_CHARS]
         return hops[0][:MAX_ADDRESS_CHARS] if hops else peer
+
+
+def wait_in_words(seconds: float) -> str:
+    """How long a refused client waits, as a person reads it: ``1 second``, ``25 seconds``,
+    ``3 minutes`` (rounded up, so the time said is never too short)."""
+    whole = max(1, math.ceil(seconds))
+    if whole < 60:
+        return f"{whole} second{'s' if whole != 1 else ''}"
+    minutes = math.ceil(whole / 60)
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"

@@ -90,12 +90,10 @@ def limit_attempt(site: Site, request: Request, name: str | None) -> None:
     take_or_refuse(
         site.sign_ins,
         address_of(request),
-        "too many sign-in attempts from this address: try again later",
+        "too many sign-in attempts from this address",
     )
     if name is not None:
-        take_or_refuse(
-            site.sign_ins_by_name, name, "too many sign-in attempts for this name: try again later"
-        )
+        take_or_refuse(site.sign_ins_by_name, name, "too many sign-in attempts for this name")
 
 
 @router.post(

@@ -10,7 +10,7 @@ from fastapi import Depends, Header, Request
 from taluva.server.errors import ApiError
 from taluva.server.games.room import Room
 from taluva.server.http.site import Site
-from taluva.server.limits import AddressLimiter
+from taluva.server.limits import AddressLimiter, wait_in_words
 
 
 def site_of(request: Request) -> Site:
@@ -35,16 +35,18 @@ def address_of(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def take_or_refuse(limiter: AddressLimiter, key: str, message: str) -> None:
-    """Count one more of ``key``'s tries against ``limiter``, or refuse it (429
-    ``rate-limited`` with ``message``, and when to try again)."""
+def take_or_refuse(limiter: AddressLimiter, key: str, what: str) -> None:
+    """Count one more of ``key``'s tries against ``limiter``, or refuse it: 429
+    ``rate-limited`` saying ``what`` and how long to wait (also as ``Retry-After``)."""
     if not limiter.take(key):
-        raise ApiError(429, "rate-limited", message, retry_after=limiter.retry_after(key))
+        wait = limiter.retry_after(key)
+        message = f"{what}: try again in {wait_in_words(wait)}"
+        raise ApiError(429, "rate-limited", message, retry_after=wait)
 
 
 def rate_limited(request: Request, site: SiteDep) -> None:
     """Refuse (429) a request beyond its address's rate."""
-    take_or_refuse(site.requests, address_of(request), "too many requests: slow down")
+    take_or_refuse(site.requests, address_of(request), "too many requests")
 
 
 LIMITED = [Depends(rate_limited)]

@@ -101,7 +101,7 @@ async def create_game(body: CreateGameRequest, request: Request, site: SiteDep) 
     take_or_refuse(
         site.new_games,
         address_of(request),
-        f"this address may create {per_minute:g} games a minute: try again later",
+        f"this address may create {per_minute:g} games a minute",
     )
     account = await account_of(request)
     room, tokens = await site.service.create_game(
