@@ -31,6 +31,7 @@ from test_server_support import (
 import taluva
 from taluva.server.limits import wait_in_words
 from taluva.server.players import accounts
+from taluva.server.players.accounts import DEVICE_COOKIE
 from taluva.server.players.standings import settle
 from taluva.server.storage.models import Base
 from taluva.server.storage.store import Store, token_digest
@@ -224,6 +225,43 @@ def test_an_unknown_name_takes_as_long_to_refuse_as_a_wrong_password(
     # both run one full Argon2 verification; without the decoy hash the unknown name would
     # answer in a fraction of a millisecond
     assert 0.5 < unknown / wrong < 2.0, (unknown, wrong)
+
+
+def test_wrong_passwords_from_others_lock_out_strangers_but_not_the_owners_known_browser(
+    tmp_path: Path,
+) -> None:
+    owner, attacker = {"x-forwarded-for": "198.51.100.4"}, {"x-forwarded-for": "192.0.2.7"}
+    with client_for(sqlite_url(tmp_path), ("10.1.2.3", 5000), ("10.0.0.0/8",)) as client:
+        signed_up = client.post(
+            "/api/accounts", json={"name": "Ana", "password": PASSWORD}, headers=owner
+        )
+        assert signed_up.status_code == 201, signed_up.text
+        device = client.cookies.get(DEVICE_COOKIE)
+        assert device
+        client.cookies.clear()
+
+        def attempt(password: str, headers: dict[str, str]) -> Any:
+            body = {"name": "Ana", "password": password}
+            return client.post("/api/session", json=body, headers=headers)
+
+        wrong = [attempt("wrong password", attacker).status_code for _ in range(6)]
+        assert wrong == [401] * 5 + [429]
+        refused = attempt(PASSWORD, attacker)  # the right password, from the attacker
+        wait = int(refused.headers["retry-after"])
+        assert (refused.status_code, refused.json()["error"]["message"]) == (
+            429,
+            f"too many sign-in attempts for this name: try again in {wait_in_words(wait)}",
+        )
+        stranger = attempt(PASSWORD, owner)  # the owner's address, but an unknown browser
+        assert stranger.status_code == 429
+        client.cookies.set(DEVICE_COOKIE, device)
+        known = attempt(PASSWORD, owner)  # the browser Ana signed up in
+        assert known.status_code == 200, known.text
+        assert known.json()["account"]["name"] == "Ana"
+        # the attacker holding the cookie of another account's browser gets no further
+        client.cookies.clear()
+        client.cookies.set(DEVICE_COOKIE, "not-a-device-of-ana")
+        assert attempt(PASSWORD, attacker).status_code == 429
 
 
 def test_sign_in_attempts_are_limited_per_name_and_per_address(tmp_path: Path) -> None:

@@ -19,10 +19,12 @@ from starlette.concurrency import run_in_threadpool
 from taluva.server.errors import ApiError
 from taluva.server.games.service import GameService
 from taluva.server.games.view import summary_view
-from taluva.server.http.deps import SiteDep, address_of, take_or_refuse
+from taluva.server.http.deps import SiteDep, address_of, refusal, take_or_refuse
 from taluva.server.http.messages import Strict
 from taluva.server.http.site import Site
 from taluva.server.players.accounts import (
+    DEVICE_COOKIE,
+    DEVICE_DAYS,
     SESSION_COOKIE,
     SESSION_DAYS,
     Account,
@@ -65,13 +67,25 @@ async def _start_session(
         await service.db(accounts.close_session, previous)
     token, _expires = await service.db(accounts.open_session, account, _lifetime())
     _set_session(response, request, token)
+    device = request.cookies.get(DEVICE_COOKIE)
+    if not (
+        device
+        and len(device) <= 100
+        and await service.db(accounts.knows_device, account.name, device)
+    ):
+        new_device = await service.db(accounts.remember_device, account)
+        _set_cookie(response, request, DEVICE_COOKIE, new_device, DEVICE_DAYS)
 
 
 def _set_session(response: Response, request: Request, token: str) -> None:
+    _set_cookie(response, request, SESSION_COOKIE, token, SESSION_DAYS)
+
+
+def _set_cookie(response: Response, request: Request, name: str, value: str, days: int) -> None:
     response.set_cookie(
-        SESSION_COOKIE,
-        token,
-        max_age=SESSION_DAYS * 86400,
+        name,
+        value,
+        max_age=days * 86400,
         path="/",
         httponly=True,
         samesite="lax",
@@ -84,16 +98,27 @@ def _set_session(response: Response, request: Request, token: str) -> None:
 router = APIRouter(tags=["accounts"])
 
 
-def limit_attempt(site: Site, request: Request, name: str | None) -> None:
-    """Refuse (429) a sign-in or sign-up beyond its address's rate or, for a sign-in, its
-    name's."""
+def limit_address(site: Site, request: Request) -> None:
+    """Refuse (429) a sign-in or sign-up beyond its address's rate."""
     take_or_refuse(
-        site.sign_ins,
-        address_of(request),
-        "too many sign-in attempts from this address",
+        site.sign_ins, address_of(request), "too many sign-in attempts from this address"
     )
-    if name is not None:
-        take_or_refuse(site.sign_ins_by_name, name, "too many sign-in attempts for this name")
+
+
+async def limit_name(site: Site, request: Request, name: str) -> None:
+    """Refuse (429) a sign-in beyond its name's rate, unless it comes from a browser that has
+    signed in to that account before: wrong passwords tried by others lock out strangers,
+    not the account's owner."""
+    if site.sign_ins_by_name.take(name_key(name)):
+        return
+    device = request.cookies.get(DEVICE_COOKIE)
+    if (
+        device
+        and len(device) <= 100
+        and await site.service.db(site.accounts.knows_device, name, device)
+    ):
+        return
+    raise refusal(site.sign_ins_by_name, name_key(name), "too many sign-in attempts for this name")
 
 
 @router.post(
@@ -106,7 +131,7 @@ async def sign_up(
 ) -> dict[str, Any]:
     name = account_name(body.name, site.settings.limits.name_chars)
     password = check_password(body.password)
-    limit_attempt(site, request, None)
+    limit_address(site, request)
     digest = await run_in_threadpool(site.passwords.hash, password)
     try:
         account = await site.service.db(site.accounts.create, name, digest)
@@ -122,7 +147,8 @@ async def sign_in(
 ) -> dict[str, Any]:
     if len(body.password) > 200:
         raise _refused_credentials()
-    limit_attempt(site, request, name_key(body.name))
+    limit_address(site, request)
+    await limit_name(site, request, body.name)
     found = await site.service.db(site.accounts.find, body.name)
     stored = None if found is None else found[1]
     matches = await run_in_threadpool(site.passwords.verify, stored, body.password)

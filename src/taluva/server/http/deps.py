@@ -39,9 +39,14 @@ def take_or_refuse(limiter: AddressLimiter, key: str, what: str) -> None:
     """Count one more of ``key``'s tries against ``limiter``, or refuse it: 429
     ``rate-limited`` saying ``what`` and how long to wait (also as ``Retry-After``)."""
     if not limiter.take(key):
-        wait = limiter.retry_after(key)
-        message = f"{what}: try again in {wait_in_words(wait)}"
-        raise ApiError(429, "rate-limited", message, retry_after=wait)
+        raise refusal(limiter, key, what)
+
+
+def refusal(limiter: AddressLimiter, key: str, what: str) -> ApiError:
+    """The 429 for ``key`` over ``limiter``'s rate: ``what``, and how long to wait."""
+    wait = limiter.retry_after(key)
+    message = f"{what}: try again in {wait_in_words(wait)}"
+    return ApiError(429, "rate-limited", message, retry_after=wait)
 
 
 def rate_limited(request: Request, site: SiteDep) -> None:

@@ -24,19 +24,24 @@ from starlette.requests import HTTPConnection
 
 from taluva.server.errors import ApiError
 from taluva.server.players.names import clean_name
-from taluva.server.storage.models import AccountRow, Base, SessionRow
+from taluva.server.storage.models import AccountRow, Base, DeviceRow, SessionRow
 from taluva.server.storage.store import now, token_digest
 
 SESSION_COOKIE = "taluva_session"
 """The HTTP-only, SameSite cookie that holds a signed-in browser's session token."""
 SESSION_DAYS = 30
 """How long a session lasts after signing in."""
+DEVICE_COOKIE = "taluva_device"
+"""The HTTP-only cookie by which a browser that has signed in to an account is known again."""
+DEVICE_DAYS = 400
+"""How long a browser stays known after it last signed in."""
 PASSWORD_CHARS = (8, 200)
 """A password's shortest and longest length, in characters."""
 _AI_NAME = re.compile(r"^ai\s*level\b", re.IGNORECASE)
 
 _ACCOUNTS = Base.metadata.tables[AccountRow.__tablename__]
 _SESSIONS = Base.metadata.tables[SessionRow.__tablename__]
+_DEVICES = Base.metadata.tables[DeviceRow.__tablename__]
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +215,32 @@ class AccountStore:
             connection.execute(
                 delete(_SESSIONS).where(_SESSIONS.c.token_hash == token_digest(token))
             )
+
+
+    def remember_device(self, account: Account) -> str:
+        """A new device token for a browser that just signed in to ``account`` (for its
+        cookie only; the database keeps its digest)."""
+        token = secrets.token_urlsafe(32)
+        with self.engine.begin() as connection:
+            connection.execute(
+                insert(_DEVICES),
+                {"token_hash": token_digest(token), "account_id": account.id, "created_at": now()},
+            )
+        return token
+
+    def knows_device(self, name: str, token: str) -> bool:
+        """Whether the browser holding device ``token`` has signed in to the account of
+        ``name`` (case aside) before."""
+        with self.engine.connect() as connection:
+            row = connection.execute(
+                select(_DEVICES.c.token_hash)
+                .join(_ACCOUNTS, _ACCOUNTS.c.id == _DEVICES.c.account_id)
+                .where(
+                    _DEVICES.c.token_hash == token_digest(token),
+                    _ACCOUNTS.c.name_key == name_key(name),
+                )
+            ).first()
+        return row is not None
 
 
 async def account_of(connection: HTTPConnection) -> Account | None:

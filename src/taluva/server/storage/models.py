@@ -135,6 +135,19 @@ class SessionRow(Base):
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
+class DeviceRow(Base):
+    """A browser an account has signed in from: the SHA-256 digest of its device cookie's
+    token. A known device signs in even while its name is locked by others' wrong tries."""
+
+    __tablename__ = "devices"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class RatingRow(Base):
     """The openskill rating of one account or one AI level (``ai`` such as ``level:3``)."""
 
