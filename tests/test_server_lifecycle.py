@@ -187,6 +187,66 @@ def test_a_finished_game_refuses_a_resignation(tmp_path: Any) -> None:
 # ---------------------------------------------------------------------- cancelling
 
 
+def test_a_player_aborts_a_rated_game_in_its_first_turns_and_no_rating_changes(
+    database: str,
+) -> None:
+    with serve(database) as client:
+        signed = client.post("/api/accounts", json={"name": "Ana", "password": "a long secret 1"})
+        assert signed.status_code == 201, signed.text
+        ana = signed.json()["account"]["id"]
+        game_id, tokens = create_game(
+            client, [{"kind": "human", "name": "Ana", "take": True}, {"kind": "ai", "level": 1}]
+        )
+        assert state_of(client, game_id)["rated"] is True
+        nobody = client.post(f"/api/games/{game_id}/abort")
+        assert (nobody.status_code, nobody.json()["error"]["code"]) == (401, "no-token")
+        aborted = client.post(f"/api/games/{game_id}/abort", headers=bearer(tokens[0]))
+        assert aborted.status_code == 200, aborted.text
+        result = aborted.json()["state"]["result"]
+        assert (aborted.json()["state"]["status"], result["reason"], result["ranking"]) == (
+            "finished",
+            "aborted",
+            [],
+        )
+        again = client.post(f"/api/games/{game_id}/abort", headers=bearer(tokens[0]))
+        assert (again.status_code, again.json()["error"]["code"]) == (409, "over")
+        profile = client.get(f"/api/players/{ana}").json()["player"]
+        assert (profile["games"], profile["rating"]) == (0, None)
+        assert client.get("/api/leaderboard").json()["players"] == []
+
+
+def test_a_game_past_its_first_turns_cannot_be_aborted(tmp_path: Any) -> None:
+    with serve(f"sqlite:///{tmp_path / 'g.sqlite3'}") as client:
+        game_id, tokens = humans(client, "Ana", "Ben")
+        moves = ["tile 0,0 0", "hut 1,0"]
+        for ply, move in enumerate(moves):
+            assert play_http(client, game_id, tokens[0], ply, move).status_code == 200
+        state = state_of(client, game_id)
+        while state["ply"] < 2 * lifecycle.ABORT_TURNS:
+            move = state["legal"][0]
+            reply = play_http(client, game_id, tokens[state["to_move"]], state["ply"], move)
+            state = reply.json()["state"]
+        late = client.post(f"/api/games/{game_id}/abort", headers=bearer(tokens[1]))
+        assert (late.status_code, late.json()["error"]["code"]) == (409, "too-late")
+        assert state_of(client, game_id)["status"] == "live"
+
+
+def test_a_player_aborts_over_the_websocket_and_everyone_is_told(tmp_path: Any) -> None:
+    with serve(f"sqlite:///{tmp_path / 'g.sqlite3'}") as client:
+        game_id, tokens = humans(client, "Ana", "Ben")
+        with (
+            client.websocket_connect(f"/ws/games/{game_id}") as ana,
+            client.websocket_connect(f"/ws/games/{game_id}") as watcher,
+        ):
+            hello(ana, [tokens[0]])
+            hello(watcher, [])
+            ana.send_json({"type": "abort", "ref": "a"})
+            told = watcher.receive_json()
+            first, second = ana.receive_json(), ana.receive_json()
+        assert (told["type"], told["state"]["result"]["reason"]) == ("state", "aborted")
+        assert {first["type"], second["type"]} == {"state", "accepted"}
+
+
 def test_the_host_cancels_a_game_before_it_starts_and_it_leaves_the_lobby(
     database: str,
     settled: list[tuple[str, dict[str, Any]]],

@@ -1,5 +1,6 @@
-"""Clocks, resigning and cancelling in Chromium: the lobby offers clocks, the game page shows
-ticking clocks, resigning asks first, and the host may cancel a game before it starts."""
+"""Clocks, resigning, cancelling and aborting in Chromium: the lobby offers clocks, the game
+page shows ticking clocks, resigning asks first, the host may cancel a game before it starts,
+and a player may abort one in its first turns."""
 
 from __future__ import annotations
 
@@ -51,3 +52,27 @@ def test_the_host_cancels_an_open_game_from_its_page(page: Any, server_url: str)
     assert state["status"] == "cancelled"
     open_games = httpx.get(f"{server_url}/api/games?status=open").json()["games"]
     assert game_id not in [game["id"] for game in open_games]
+
+
+def test_a_player_aborts_a_game_in_its_first_turns_after_saying_yes(
+    page: Any, server_url: str
+) -> None:
+    page.goto(server_url + "/")
+    page.locator(".seat-kind").nth(1).select_option("human")
+    page.locator(".seat-name").nth(1).fill("Ben")
+    page.click("#create")
+    page.wait_for_selector(".leave-cancel")
+    game_id = page.url.rsplit("/", 1)[1]
+    join = httpx.post(f"{server_url}/api/games/{game_id}/seats/1", json={"name": "Ben"})
+    assert join.status_code == 200
+    page.wait_for_selector(".leave-abort")
+    page.click(".leave-abort")
+    page.wait_for_selector("[role=alertdialog]")
+    page.click("text=Keep playing")
+    assert httpx.get(f"{server_url}/api/games/{game_id}").json()["state"]["status"] == "live"
+    page.click(".leave-abort")
+    page.click("text=Yes, abort it")
+    page.wait_for_selector(".result-banner:has-text('aborted')")
+    state = httpx.get(f"{server_url}/api/games/{game_id}").json()["state"]
+    assert (state["status"], state["result"]["reason"]) == ("finished", "aborted")
+    assert page.locator(".leave-abort").count() == 0

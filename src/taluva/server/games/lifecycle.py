@@ -46,6 +46,12 @@ log = logging.getLogger("taluva.server")
 
 ABANDONED: Final = "abandoned"
 """The ``reason`` of the result of a game nobody moved in for the abandon limit (unrated)."""
+ABORTED: Final = "aborted"
+"""The ``reason`` of the result of a game a player called off in its first turns (no result,
+no rating change)."""
+ABORT_TURNS: Final = 2
+"""The turns (a tile and a build each) at the start of a game during which any of its
+players may abort it."""
 CANCELLED_REASON: Final = "cancelled"
 """The ``reason`` of the result of a game its host cancelled before it started."""
 
@@ -239,6 +245,36 @@ class Lifecycle:
         room.broadcast(message)
         self.rooms.changed(room)
         return message
+
+    # ------------------------------------------------------------------ abort
+
+    async def abort(self, room: Room, seats: set[int]) -> dict[str, Any]:
+        """A player holding one of ``seats`` calls the game off in its first ``ABORT_TURNS``
+        turns: it ends with no result and changes no rating."""
+        if not seats:
+            raise ApiError(403, "forbidden", "aborting needs the token of a seat of this game")
+        async with room.lock:
+            await self.expire_due(room)
+            if room.meta.status != LIVE or room.game.is_over:
+                raise ApiError(409, "over", "the game is over")
+            if room.game.ply >= 2 * ABORT_TURNS:
+                raise ApiError(
+                    409,
+                    "too-late",
+                    f"a game may be aborted in its first {ABORT_TURNS} turns only: resign instead",
+                )
+            result = {"ranking": [], "reason": ABORTED}
+            stamp = now()
+            clock = room.meta.clock
+            if clock is not None:
+                clock = clocks.stopped(clock, clocks.now_ms())
+            values = {"status": FINISHED, "result": result, "clock": clock, "updated_at": stamp}
+            stored = await self._store_change(room.id, (LIVE,), values, result, room.game.ply)
+            if not stored:
+                raise ApiError(409, "stale", "the game moved on first: try again")
+            room.set_clock(clock)
+            self._end_in_memory(room, FINISHED, result, stamp)
+        return {"type": "state", "state": room.state()}
 
     # ------------------------------------------------------------------ cancel and abandon
 

@@ -114,12 +114,13 @@ def result_view(game: Game) -> dict[str, Any] | None:
 ENDING_TEXTS = {
     "abandoned": "The game was abandoned: nobody moved for too long",
     "cancelled": "The game was cancelled by its host before it started",
+    "aborted": "The game was aborted in its first turns: no result, no rating change",
 }
 """Headlines of the endings the server decides (the engine's are ``Game.result_in_words``)."""
 
 
 def ending_view(meta: StoredGame) -> dict[str, Any] | None:
-    """The result of a game abandoned or cancelled (no ranking), or None."""
+    """The result of a game abandoned, cancelled or aborted (no ranking), or None."""
     reason = (meta.result or {}).get("reason")
     if reason not in ENDING_TEXTS:
         return None

@@ -47,6 +47,18 @@ async def resign(
 
 
 @router.post(
+    "/api/games/{game_id}/abort",
+    dependencies=LIMITED,
+    summary="Abort a game in its first turns: no result, no rating change (seat token)",
+)
+async def abort(
+    room: RoomDep, site: SiteDep, authorization: Authorization = None
+) -> dict[str, Any]:
+    message = await site.service.lifecycle.abort(room, seats_of(room, authorization))
+    return {"state": message["state"]}
+
+
+@router.post(
     "/api/games/{game_id}/cancel",
     dependencies=LIMITED,
     summary="Cancel a game that has not started (host token in the Authorization header)",

@@ -16,6 +16,7 @@ from taluva.engine.options import (
 )
 from taluva.render import style
 from taluva.server.games import clocks
+from taluva.server.games.lifecycle import ABORT_TURNS
 from taluva.server.games.view import summary_view
 from taluva.server.http.deps import LIMITED, RoomDep, SiteDep, address_of, take_or_refuse
 from taluva.server.http.messages import CreateGameRequest, JoinRequest
@@ -53,6 +54,7 @@ def lobby_config(site: Site) -> dict[str, Any]:
         "house_rules": list(HOUSE_RULES),
         "hint_level": site.settings.hint_level,
         "idle_after": site.settings.idle_after,
+        "abort_turns": ABORT_TURNS,
         "limits": {
             "ws_message_bytes": limits.ws_message_bytes,
             "ws_rate": limits.ws_rate,

@@ -235,6 +235,10 @@ class Cancel(Strict):
     host_token: str = Field(max_length=MAX_TOKEN_CHARS)
 
 
+class Abort(Strict):
+    """Call the game off in its first turns (a seat of yours)."""
+
+
 class ChatSay(Strict):
     """Write ``text`` in the game's chat as ``seat`` (one of yours; by default the seat to
     move if it is yours, else your first)."""
@@ -252,6 +256,7 @@ CLIENT_MESSAGES: dict[str, type[Strict]] = {
     "ping": Ping,
     "resign": Resign,
     "cancel": Cancel,
+    "abort": Abort,
     "chat": ChatSay,
 }
 

@@ -29,6 +29,7 @@ from taluva.server.games.service import GameService
 from taluva.server.http.messages import (
     CLIENT_MESSAGES,
     MAX_REF_CHARS,
+    Abort,
     Cancel,
     Chances,
     ChatSay,
@@ -276,6 +277,10 @@ async def _dispatch(
         out = await service.lifecycle.resign(room, connection.seats, fields.seat)
         if ref is not None:
             connection.send_json({"type": "accepted", "ref": ref, "seat": out["seat"]})
+    elif isinstance(fields, Abort):
+        await service.lifecycle.abort(room, connection.seats)
+        if ref is not None:
+            connection.send_json({"type": "accepted", "ref": ref})
     elif isinstance(fields, Cancel):
         await service.lifecycle.cancel(room, fields.host_token, connection.account)
         if ref is not None:

@@ -216,7 +216,6 @@ class AccountStore:
                 delete(_SESSIONS).where(_SESSIONS.c.token_hash == token_digest(token))
             )
 
-
     def remember_device(self, account: Account) -> str:
         """A new device token for a browser that just signed in to ``account`` (for its
         cookie only; the database keeps its digest)."""

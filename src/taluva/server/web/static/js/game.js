@@ -112,7 +112,7 @@ export class GamePage {
     this.statusLine.after(this.rematch.node);
     // Clocks, and resigning or cancelling (js/clock.js, resign.js).
     this.clocks = new ClockPanel();
-    this.leave = new LeaveControls(this.id, (message) => this.socket.send(message));
+    this.leave = new LeaveControls(this.id, (message) => this.socket.send(message), this.config.abort_turns);
     this.playersBox.before(this.clocks.node);
     side.querySelector(".actions").after(this.leave.node);
     // The optional win-chance bar (js/winchance.js).

@@ -32,10 +32,12 @@ export function leftInWords(name, reason) {
 }
 
 export class LeaveControls {
-  constructor(gameId, send) {
+  /** `abortTurns`: the first turns in which a player may abort the game (/api/config). */
+  constructor(gameId, send, abortTurns = 0) {
     this.gameId = gameId;
     this.send = send;
-    this.confirming = null; // "resign" | "cancel"
+    this.abortTurns = abortTurns;
+    this.confirming = null; // "resign" | "cancel" | "abort"
     this.node = h("div", { class: "leave" });
   }
 
@@ -56,32 +58,44 @@ export class LeaveControls {
       clear(this.node);
       return;
     }
-    const action = seat !== null ? "resign" : "cancel";
-    if (this.confirming !== action) this.confirming = null;
+    const actions = seat !== null ? ["resign"] : ["cancel"];
+    if (seat !== null && state.ply < 2 * this.abortTurns) actions.push("abort");
+    if (!actions.includes(this.confirming)) this.confirming = null;
     const name = seat !== null ? state.players[seat].name : "";
+    const ask = (action) => () => { this.confirming = action; this.update(state, seats); };
     if (!this.confirming) {
-      const label = action === "resign" ? (seats.length > 1 ? `Resign (${name})` : "Resign") : "Cancel game";
-      clear(this.node, h("button", {
-        type: "button", class: `leave-${action}`, onclick: () => { this.confirming = action; this.update(state, seats); },
-      }, label));
+      const labels = {
+        resign: seats.length > 1 ? `Resign (${name})` : "Resign",
+        cancel: "Cancel game",
+        abort: "Abort game",
+      };
+      clear(this.node, ...actions.map((action) =>
+        h("button", { type: "button", class: `leave-${action}`, onclick: ask(action) }, labels[action])));
       return;
     }
-    const question = action === "resign"
-      ? `Resign ${seats.length > 1 ? name + "'s seat" : "this game"}? You will be out of the game.`
-      : "Cancel this game? It leaves the lobby for good.";
+    const action = this.confirming;
+    const questions = {
+      resign: `Resign ${seats.length > 1 ? name + "'s seat" : "this game"}? You will be out of the game.`,
+      cancel: "Cancel this game? It leaves the lobby for good.",
+      abort: "Abort this game? It ends with no result, and no rating changes.",
+    };
+    const messages = {
+      resign: { type: "resign", seat },
+      cancel: { type: "cancel", host_token: host },
+      abort: { type: "abort" },
+    };
     const yes = h("button", {
       type: "button", class: "danger confirm-leave",
       onclick: () => {
         this.confirming = null;
-        if (action === "resign") this.send({ type: "resign", seat });
-        else this.send({ type: "cancel", host_token: host });
+        this.send(messages[action]);
         this.update(state, seats);
       },
-    }, action === "resign" ? "Yes, resign" : "Yes, cancel it");
+    }, { resign: "Yes, resign", cancel: "Yes, cancel it", abort: "Yes, abort it" }[action]);
     const no = h("button", { type: "button", onclick: () => { this.confirming = null; this.update(state, seats); } },
-      action === "resign" ? "Keep playing" : "Keep the game");
-    clear(this.node, h("div", { class: "confirm", role: "alertdialog", "aria-label": question },
-      h("p", {}, question), yes, no));
+      action === "cancel" ? "Keep the game" : "Keep playing");
+    clear(this.node, h("div", { class: "confirm", role: "alertdialog", "aria-label": questions[action] },
+      h("p", {}, questions[action]), yes, no));
     yes.focus();
   }
 }
