@@ -12,7 +12,7 @@ import asyncio
 import unicodedata
 import weakref
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Engine, insert, select
@@ -24,7 +24,7 @@ from taluva.server.games.service import GameService
 from taluva.server.limits import TokenBucket
 from taluva.server.players.names import MAX_MARKS, graphemes, invisible_in
 from taluva.server.storage.models import Base, ChatMessageRow
-from taluva.server.storage.store import now
+from taluva.server.storage.store import now, utc
 
 HISTORY = 50
 """Messages a client receives when it says hello (and ``GET .../chat`` answers)."""
@@ -117,14 +117,9 @@ def recent_messages(engine: Engine, game_id: str, limit: int) -> list[ChatMessag
             .limit(limit)
         ).all()
     return [
-        ChatMessage(row.id, row.seat, row.name, row.text, aware(row.created_at))
+        ChatMessage(row.id, row.seat, row.name, row.text, utc(row.created_at))
         for row in reversed(rows)
     ]
-
-
-def aware(stamp: datetime) -> datetime:
-    """A stored time in UTC (SQLite gives it back without its time zone)."""
-    return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=UTC)
 
 
 # ---------------------------------------------------------------------- the chat of each room

@@ -26,7 +26,6 @@ from taluva.server.errors import ApiError
 from taluva.server.games import clocks
 from taluva.server.games.registry import Rooms
 from taluva.server.games.room import Room
-from taluva.server.games.view import utc
 from taluva.server.players.accounts import Account
 from taluva.server.players.standings import settle
 from taluva.server.storage.database import Database
@@ -40,6 +39,7 @@ from taluva.server.storage.store import (
     StoredGame,
     now,
     token_digest,
+    utc,
 )
 
 log = logging.getLogger("taluva.server")

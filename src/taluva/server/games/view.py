@@ -8,7 +8,6 @@ board zone) is read only when the engine offers it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from datetime import UTC, datetime
 from typing import Any
 
 from taluva.engine.errors import IllegalMove
@@ -21,7 +20,7 @@ from taluva.engine.position import Phase
 from taluva.engine.tiles import TERRAIN_NAMES
 from taluva.server.games import clocks
 from taluva.server.players.standings import rated_seats
-from taluva.server.storage.store import StoredGame, StoredSeat
+from taluva.server.storage.store import StoredGame, StoredSeat, utc
 
 
 def _qr(hex_: int) -> list[int]:
@@ -234,12 +233,6 @@ def summary_view(game: StoredGame) -> dict[str, Any]:
         "created_at": utc(game.created_at).isoformat(),
         "updated_at": utc(game.updated_at).isoformat(),
     }
-
-
-def utc(stamp: datetime) -> datetime:
-    """A stored time in UTC, said so (SQLite gives times back without their zone), so that
-    clients read it as the same moment wherever they are."""
-    return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=UTC)
 
 
 def seat_level(seat: StoredSeat) -> int | None:

@@ -92,6 +92,11 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+def utc(stamp: datetime) -> datetime:
+    """A stored time in UTC, said so: SQLite gives times back without their zone."""
+    return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=UTC)
+
+
 @dataclass(slots=True)
 class StoredSeat:
     """A seat as stored: human or AI, its player's name, and whether it is taken."""
