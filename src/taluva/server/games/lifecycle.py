@@ -263,17 +263,8 @@ class Lifecycle:
                     "too-late",
                     f"a game may be aborted in its first {ABORT_TURNS} turns only: resign instead",
                 )
-            result = {"ranking": [], "reason": ABORTED}
-            stamp = now()
-            clock = room.meta.clock
-            if clock is not None:
-                clock = clocks.stopped(clock, clocks.now_ms())
-            values = {"status": FINISHED, "result": result, "clock": clock, "updated_at": stamp}
-            stored = await self._store_change(room.id, (LIVE,), values, result, room.game.ply)
-            if not stored:
+            if not await self._end_unranked(room, ABORTED, (LIVE,), room.game.ply):
                 raise ApiError(409, "stale", "the game moved on first: try again")
-            room.set_clock(clock)
-            self._end_in_memory(room, FINISHED, result, stamp)
         return {"type": "state", "state": room.state()}
 
     # ------------------------------------------------------------------ cancel and abandon
@@ -333,18 +324,27 @@ class Lifecycle:
         return count
 
     async def _abandon(self, room: Room) -> None:
-        result = {"ranking": [], "reason": ABANDONED}
+        if await self._end_unranked(room, ABANDONED, (OPEN, LIVE)):
+            log.info(
+                "game %s abandoned: no move for %g seconds", room.id, self.settings.abandon_after
+            )
+
+    async def _end_unranked(
+        self, room: Room, reason: str, statuses: tuple[str, ...], ply: int | None = None
+    ) -> bool:
+        """With the lock held: finish a game in one of ``statuses`` (at ``ply``, if given)
+        with no ranking, its clock stopped, for ``reason``; False if it moved on first."""
+        result = {"ranking": [], "reason": reason}
         stamp = now()
         clock = room.meta.clock
         if clock is not None:
             clock = clocks.stopped(clock, clocks.now_ms())
         values = {"status": FINISHED, "result": result, "clock": clock, "updated_at": stamp}
-        if await self._store_change(room.id, (OPEN, LIVE), values, result):
-            room.set_clock(clock)
-            self._end_in_memory(room, FINISHED, result, stamp)
-            log.info(
-                "game %s abandoned: no move for %g seconds", room.id, self.settings.abandon_after
-            )
+        if not await self._store_change(room.id, statuses, values, result, ply):
+            return False
+        room.set_clock(clock)
+        self._end_in_memory(room, FINISHED, result, stamp)
+        return True
 
     def _end_in_memory(
         self, room: Room, status: str, result: dict[str, Any], stamp: datetime
