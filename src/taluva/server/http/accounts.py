@@ -66,7 +66,7 @@ async def _start_session(
     if previous and len(previous) <= 100:
         await service.db(accounts.close_session, previous)
     token, _expires = await service.db(accounts.open_session, account, _lifetime())
-    _set_session(response, request, token)
+    _set_cookie(response, request, SESSION_COOKIE, token, SESSION_DAYS)
     device = request.cookies.get(DEVICE_COOKIE)
     if not (
         device
@@ -75,10 +75,6 @@ async def _start_session(
     ):
         new_device = await service.db(accounts.remember_device, account)
         _set_cookie(response, request, DEVICE_COOKIE, new_device, DEVICE_DAYS)
-
-
-def _set_session(response: Response, request: Request, token: str) -> None:
-    _set_cookie(response, request, SESSION_COOKIE, token, SESSION_DAYS)
 
 
 def _set_cookie(response: Response, request: Request, name: str, value: str, days: int) -> None:
@@ -109,7 +105,8 @@ async def limit_name(site: Site, request: Request, name: str) -> None:
     """Refuse (429) a sign-in beyond its name's rate, unless it comes from a browser that has
     signed in to that account before: wrong passwords tried by others lock out strangers,
     not the account's owner."""
-    if site.sign_ins_by_name.take(name_key(name)):
+    key = name_key(name)
+    if site.sign_ins_by_name.take(key):
         return
     device = request.cookies.get(DEVICE_COOKIE)
     if (
@@ -118,7 +115,7 @@ async def limit_name(site: Site, request: Request, name: str) -> None:
         and await site.service.db(site.accounts.knows_device, name, device)
     ):
         return
-    raise refusal(site.sign_ins_by_name, name_key(name), "too many sign-in attempts for this name")
+    raise refusal(site.sign_ins_by_name, key, "too many sign-in attempts for this name")
 
 
 @router.post(
