@@ -15,7 +15,7 @@ digits to find.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -70,25 +70,33 @@ TABLES = (
 )
 
 
-def offenders(paths: Iterable[Path], tables: Sequence[Table] = TABLES) -> list[str]:
-    """``path:line: 'text' (TABLE is A-B)`` for every range that disagrees with its table."""
-    found: list[str] = []
+def ranges_in(
+    paths: Iterable[Path], tables: Sequence[Table]
+) -> Iterator[tuple[str, int, str, Table, list[re.Match[str]]]]:
+    """For each line of ``paths`` and each table: ``(where, line number, line, table, the
+    ranges on it that may speak of the table)``."""
     for path in paths:
-        where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
-        text = path.read_text(encoding="utf-8")
-        for number, line in enumerate(text.splitlines(), start=1):
-            seen: set[tuple[str, int]] = set()
+        where = str(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
             for table in tables:
                 quoted = [m for m in QUOTED_RANGE.finditer(line) if int(m[1]) == table.low]
                 matches = [m for pattern in table.patterns for m in pattern.finditer(line)]
-                for match in matches + quoted:
-                    low, high = int(match[1]), int(match[2])
-                    if table.disagrees(low, high) and (table.name, match.start(1)) not in seen:
-                        seen.add((table.name, match.start(1)))
-                        found.append(
-                            f"{where}:{number}: {match[0].strip()!r} "
-                            f"({table.name} is {table.written})"
-                        )
+                yield where, number, line, table, matches + quoted
+
+
+def offenders(paths: Iterable[Path], tables: Sequence[Table] = TABLES) -> list[str]:
+    """``path:line: 'text' (TABLE is A-B)`` for every range that disagrees with its table."""
+    found: list[str] = []
+    seen: set[tuple[str, int, str, int]] = set()
+    for where, number, _line, table, matches in ranges_in(paths, tables):
+        for match in matches:
+            low, high = int(match[1]), int(match[2])
+            place = (where, number, table.name, match.start(1))
+            if table.disagrees(low, high) and place not in seen:
+                seen.add(place)
+                found.append(
+                    f"{where}:{number}: {match[0].strip()!r} ({table.name} is {table.written})"
+                )
     return found
 
 
@@ -158,18 +166,12 @@ HOMES = {"PLAYER_COUNTS": "src/taluva/engine/options.py", "LEVELS": "src/taluva/
 def copies(paths: Iterable[Path], tables: Sequence[Table] = TABLES) -> list[str]:
     """``path:line: 'text'`` for every range written out in full (right or wrong) outside
     its table's home: code must build it from the table."""
-    found: list[str] = []
-    for path in paths:
-        where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            for table in tables:
-                if str(where) == HOMES.get(table.name):
-                    continue
-                quoted = [m for m in QUOTED_RANGE.finditer(line) if int(m[1]) == table.low]
-                matches = [m for pattern in table.patterns for m in pattern.finditer(line)]
-                if any((int(m[1]), int(m[2])) == (table.low, table.high) for m in matches + quoted):
-                    found.append(f"{where}:{number}: {line.strip()!r} ({table.name})")
-    return found
+    return [
+        f"{where}:{number}: {line.strip()!r} ({table.name})"
+        for where, number, line, table, matches in ranges_in(paths, tables)
+        if where != HOMES.get(table.name)
+        and any((int(m[1]), int(m[2])) == (table.low, table.high) for m in matches)
+    ]
 
 
 def test_the_code_builds_level_and_player_count_ranges_from_the_tables() -> None:
