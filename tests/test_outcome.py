@@ -40,6 +40,7 @@ def test_reasons_are_written_as_in_records() -> None:
         "no-placement",
         "resigned",
         "timeout",
+        "left",
     ]
     assert Reason("tiles") is Reason.TILES
 
@@ -92,7 +93,7 @@ def test_places_count_shared_places_like_a_sports_table() -> None:
         (
             {"ranking": [[0]], "reason": "won"},
             "result.reason 'won' is not one of victory, last-standing, tiles, no-placement, "
-            "resigned, timeout",
+            "resigned, timeout, left",
         ),
         *(
             (

@@ -298,3 +298,14 @@ def test_move_text_in_a_record_is_read_leniently_and_saved_canonically() -> None
         "expand J 2,0",
     ]
     assert Game.from_record(record).to_record()["moves"] == OPENING
+
+
+def test_a_servers_rated_mark_is_read_and_checked_but_plays_the_same_game() -> None:
+    game = Game.new(players=["Ana", "Ben"], deck=["JC", "SR", "LL"])
+    game.play("tile 0,0 0")
+    record = game.to_record()
+    assert "rated" not in record
+    for rated in (True, False):
+        assert Game.from_record({**record, "rated": rated}).to_record() == record
+    with pytest.raises(InvalidRecord, match="rated must be true or false"):
+        Game.from_record({**record, "rated": "yes"})

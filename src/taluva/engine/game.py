@@ -205,7 +205,8 @@ class Game:
 
     def resign(self, player: int | str, reason: Reason | str = Reason.RESIGNED) -> None:
         """Take ``player`` (a seat or a name) out of the game now, whoever is to move:
-        ``"resigned"``, or ``"timeout"`` for a clock that ran out (docs/rules.md, ruling 22).
+        ``"resigned"``, ``"timeout"`` for a clock that ran out, or ``"left"`` for a player
+        gone on their turn until the others claimed the win (docs/rules.md, ruling 22).
         Not a move: ``pop`` takes it back with the move before it. Raise IllegalMove and
         change nothing if the player is unknown or out, or the game is over."""
         if isinstance(player, str):

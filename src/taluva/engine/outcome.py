@@ -33,6 +33,7 @@ class Reason(StrEnum):
     NO_PLACEMENT = "no-placement"
     RESIGNED = "resigned"
     TIMEOUT = "timeout"
+    LEFT = "left"
 
     def __str__(self) -> str:
         return self.value
@@ -50,15 +51,21 @@ REASON_TEXTS: Final[Mapping[Reason, str]] = {
     Reason.NO_PLACEMENT: "no tile could be placed",
     Reason.RESIGNED: "the last opponent resigned",
     Reason.TIMEOUT: "the last opponent ran out of time",
+    Reason.LEFT: "the last opponent left the game",
 }
 """The one table of end-reason texts that the CLI, terminal, server and research layer show."""
 
-LEAVING_REASONS: Final = (Reason.RESIGNED, Reason.TIMEOUT)
+LEAVING_REASONS: Final = (Reason.RESIGNED, Reason.TIMEOUT, Reason.LEFT)
 """How a player may leave a game that goes on without them (docs/rules.md, ruling 22)."""
+LEAVING_CHOICES: Final = (
+    ", ".join(repr(r.value) for r in LEAVING_REASONS[:-1]) + f" or {LEAVING_REASONS[-1].value!r}"
+)
+"""The leaving reasons as an error message lists them: "'resigned', 'timeout' or 'left'"."""
 
 LEFT_TEXTS: Final[Mapping[Reason, str]] = {
     Reason.RESIGNED: "resigned",
     Reason.TIMEOUT: "ran out of time",
+    Reason.LEFT: "left the game",
 }
 """What a player who left did, in words: "Ben resigned", "Ben ran out of time"."""
 

@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any, Final
 
 from taluva.engine.errors import InvalidRecord
-from taluva.engine.outcome import LEAVING_REASONS, Outcome, Reason, Resignation
+from taluva.engine.outcome import LEAVING_CHOICES, LEAVING_REASONS, Outcome, Reason, Resignation
 
 RECORD_FORMAT: Final = "taluva-record/1"
-_OPTIONAL_KEYS: Final = {"doubles", "result", "resignations"}
+_OPTIONAL_KEYS: Final = {"doubles", "result", "resignations", "rated"}
 _KEYS: Final = {"format", "players", "options", "deck", "moves", *_OPTIONAL_KEYS}
 _RESIGNATION_KEYS: Final = {"ply", "player", "reason"}
 _OPTION_KEYS: Final = {"tiles_per_player", "expansions", "house_rules"}
@@ -110,6 +110,8 @@ def read_record(record: Any, *, source: str = "record") -> RecordFields:
     house_rules = _string_list(options.get("house_rules", []), source, "options.house_rules")
     doubles = _string_list(doubles, source, "doubles")
     resignations = _resignations(record.get("resignations") or [], len(record["moves"]), source)
+    if not isinstance(record.get("rated", False), bool):
+        raise InvalidRecord(f"{source}: rated must be true or false")
     return RecordFields(
         record["players"], options.get("tiles_per_player", 12), expansions, house_rules,
         record["deck"], doubles, record["moves"], record.get("result"), source, resignations,
@@ -135,8 +137,7 @@ def _resignations(value: Any, moves: int, source: str) -> tuple[Resignation, ...
         if type(player) is not int:
             raise InvalidRecord(f"{where}.player is {player!r}, not a player index")
         if reason not in LEAVING_REASONS:
-            choices = " or ".join(repr(r.value) for r in LEAVING_REASONS)
-            raise InvalidRecord(f"{where}.reason is {reason!r}: {choices}")
+            raise InvalidRecord(f"{where}.reason is {reason!r}: {LEAVING_CHOICES}")
         found.append(Resignation(ply, player, Reason(reason)))
     return tuple(found)
 

@@ -8,7 +8,7 @@ they rank with the eliminated, and when one player is left standing that player 
 from __future__ import annotations
 
 from taluva.engine.errors import IllegalMove
-from taluva.engine.outcome import LEAVING_REASONS, Reason, Resignation
+from taluva.engine.outcome import LEAVING_CHOICES, LEAVING_REASONS, Reason, Resignation
 from taluva.engine.position import OVER, TILE_PHASE, Position
 from taluva.engine.rules import ending, turns
 
@@ -33,8 +33,7 @@ def resign(s: Position, player: int, reason: Reason | str, ply: int) -> Position
     of the pile, so the next player takes it; a tile already placed stays on the island.
     """
     if reason not in LEAVING_REASONS:
-        choices = " or ".join(repr(r.value) for r in LEAVING_REASONS)
-        raise IllegalMove(f"a player leaves a game as {choices}, not {str(reason)!r}")
+        raise IllegalMove(f"a player leaves a game as {LEAVING_CHOICES}, not {str(reason)!r}")
     problem = resignation_problem(s, player)
     if problem is not None:
         raise IllegalMove(problem)
