@@ -1,6 +1,7 @@
 """A finished game's review in Chromium: the Review button, the winning-chance graph whose
 points show the replay, keyboard use, the blunder of tests/data/review_blunder.json with the
-better move drawn on the board, and the panel on a phone (no sideways scrolling, no serious
+better move drawn on the board, an early mistake framed large in the middle of the board (and
+the view given back after it), and the panel on a phone (no sideways scrolling, no serious
 accessibility findings).
 
 The server searches 3 iterations a position (``--review-iterations 3``): enough to find the
@@ -133,3 +134,47 @@ def test_on_a_phone_the_review_fits_works_by_keyboard_and_passes_the_audit(
         if v["impact"] in ("serious", "critical")
     ]
     assert grave == []
+
+
+EARLY_MISTAKE = 23
+"""Ben's mistake, move 24 (``hut 4,0`` where ``expand rock 2,0`` was better): the earliest
+the review finds, on an island half the size of the final one."""
+
+FRAMED = """([board, played, better]) => {
+  const hexes = `${played} ${better}`.match(/-?\\d+,-?\\d+/g);
+  const boxes = hexes.map(
+    (hex) => board.querySelector(`.island [data-hex='${hex}']`).getBoundingClientRect());
+  const view = board.getBoundingClientRect();
+  const left = Math.min(...boxes.map((b) => b.left)) - view.left;
+  const right = Math.max(...boxes.map((b) => b.right)) - view.left;
+  const top = Math.min(...boxes.map((b) => b.top)) - view.top;
+  const bottom = Math.max(...boxes.map((b) => b.bottom)) - view.top;
+  return {
+    x: (left + right) / 2 / view.width, y: (top + bottom) / 2 / view.height,
+    w: (right - left) / view.width, h: (bottom - top) / view.height,
+  };
+}"""
+"""Where the hexes of a mistake's played and better moves (named in the notation) are on the
+board: their bounding box's centre and size as fractions of the board's."""
+
+
+def test_a_mistake_is_framed_large_and_centred_and_leaving_it_restores_the_view(
+    people: People, server: str
+) -> None:
+    page = open_game(people, server, 1280, 820)
+    open_review(page)
+    page.click(".review-point[data-ply='20']")  # the replay's panel takes its room first
+    page.wait_for_selector(".replay-ply:has-text('Move 20 of 48')")
+    whole = page.get_attribute("svg.board", "viewBox")
+    mistake = page.locator(f".review-move[data-ply='{EARLY_MISTAKE}']")
+    played, better = (mistake.locator(".notation").nth(i).inner_text() for i in range(2))
+    mistake.click()
+    page.wait_for_selector(f".replay-ply:has-text('Move {EARLY_MISTAKE} of 48')")
+    page.wait_for_selector("svg.board .ghost.suggested polygon")
+    board = page.locator("svg.board").element_handle()
+    box = page.evaluate(FRAMED, [board, played, better])
+    assert abs(box["x"] - 0.5) < 0.08 and abs(box["y"] - 0.5) < 0.08, box
+    assert max(box["w"], box["h"]) > 0.35, box  # the whole game's view: 0.28
+    page.click("button[aria-label='Previous move']")
+    page.wait_for_selector(f".replay-ply:has-text('Move {EARLY_MISTAKE - 1} of 48')")
+    assert page.get_attribute("svg.board", "viewBox") == whole

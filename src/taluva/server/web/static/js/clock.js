@@ -54,7 +54,7 @@ export class ClockPanel {
       const time = h("span", { class: "clock-time", role: "timer", "data-seat": p.seat });
       return h("div", { class: "clock-row", "data-seat": p.seat }, h("span", { class: "clock-name" }, p.name), time);
     });
-    clear(this.node, h("h3", {}, `Clock: ${clockRule(clock)}`), ...this.rows);
+    clear(this.node, h("h3", {}, h("span", { class: "clock-label" }, "Clock: "), clockRule(clock)), ...this.rows);
     this.tick();
   }
 

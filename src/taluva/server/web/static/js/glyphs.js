@@ -55,6 +55,12 @@ function relativeStrokes(text, unit) {
   return out;
 }
 
+/** How wide `text` is written at `unit` pixels a grid unit (its last character without the
+ * space after it). */
+export function glyphWidth(text, unit) {
+  return (String(text).length * ADVANCE - (ADVANCE - 4)) * unit;
+}
+
 /**
  * Path data that writes `text` centred on (x, y), each grid unit `unit` pixels: for a path
  * with a stroke and round caps and joins (the grid is 6 units high). A character without
@@ -62,7 +68,7 @@ function relativeStrokes(text, unit) {
  */
 export function glyphPath(text, x, y, unit) {
   const characters = String(text);
-  const width = (characters.length * ADVANCE - (ADVANCE - 4)) * unit;
+  const width = glyphWidth(characters, unit);
   const { first, d } = relativeStrokes(characters, unit);
   if (!first) return "";
   return `M${(x - width / 2 + first[0]).toFixed(1)},${(y - 3 * unit + first[1]).toFixed(1)}${d}`;

@@ -6,7 +6,7 @@
 
 import { DIRECTIONS, EDGE_CORNERS, TERRAIN_LETTERS, TERRAIN_NAMES, centre, corners, key } from "./hex.js";
 import { LEVEL_HEIGHT, SIZE, TILT, worldStep } from "./projection.js";
-import { glyphPath } from "./glyphs.js";
+import { glyphPath, glyphWidth } from "./glyphs.js";
 import { contrastText, el, f, points, shade } from "./pieces.js";
 
 export const DEFAULT_STYLE = {
@@ -20,6 +20,11 @@ export const DEFAULT_STYLE = {
   tile_edge: "#1a1a1a", hex_edge_shade: -0.22, last_move: "#ffd600", cursor: "#00e5ff",
   illegal: "#ff1744", level_lightness: [-0.3, -0.1, 0.14, 0.34, 0.5],
 };
+
+/** The level badge's measures in SVG units: a glyph grid unit, the hexagon's half height,
+ * how far its side corners sit in from its tips, the room between the digits and those
+ * corners, and how far below it the tile under it shows. */
+const LEVEL_BADGE = { unit: 1.35, rise: 5.6, lean: 4.2, margin: 1.6, layer: 3 };
 
 /** Earth colours of the strata under a hex's top tile, alternating so stacks can be counted. */
 const STRATA = ["#7a6450", "#5e4a3a"];
@@ -163,17 +168,30 @@ export class IslandArt {
     }
     const [x, y] = projection.hexTop(q, r, level);
     if (terrain === 0) this.volcano(g, x, y, fill);
-    if (level >= 2) {
-      // Raised hexes carry their level in a badge; level 1, the ground, is left bare, so the
-      // heights stand out (and a 60-tile island has a few hundred fewer elements to draw).
-      const [bx, by] = [x, y - SIZE * TILT * 0.6];
-      const digits = String(level);
-      el("rect", { x: (bx - 3 - 1.5 * digits.length).toFixed(1), y: (by - 5.5).toFixed(1), width: 6 + 3 * digits.length, height: 11, class: "badge" }, g);
-      el("path", { d: glyphPath(digits, bx, by, 1.15), class: "level" }, g);
-    }
+    // Raised hexes carry their level in a badge; level 1, the ground, is left bare, so the
+    // heights stand out (and a 60-tile island has a few hundred fewer elements to draw).
+    if (level >= 2) this.levelBadge(g, x, y - SIZE * TILT * 0.6, level);
     const letter = glyphPath(TERRAIN_LETTERS[terrain], x - SIZE * 0.58, y + 0.5, 1.05);
     el("path", { d: letter, class: "letter", stroke: contrastText(fill) }, g);
     return g;
+  }
+
+  /**
+   * A hex's level centred on (x, y): white strokes on a dark hexagon lying on the edge of a
+   * second one, a small stack of tiles. Its shape, not only its colour, sets it apart from a
+   * settlement's hut count (a disc, pieces.js), which is as small at a phone's zoom.
+   */
+  levelBadge(parent, x, y, level) {
+    const digits = String(level);
+    const { unit, rise, lean, margin, layer } = LEVEL_BADGE;
+    const half = glyphWidth(digits, unit) / 2 + margin + lean;
+    const hexagon = (dy) => points([
+      [x - half, y + dy], [x - half + lean, y - rise + dy], [x + half - lean, y - rise + dy],
+      [x + half, y + dy], [x + half - lean, y + rise + dy], [x - half + lean, y + rise + dy],
+    ]);
+    el("polygon", { points: hexagon(layer), class: "badge-layer" }, parent);
+    el("polygon", { points: hexagon(0), class: "badge" }, parent);
+    el("path", { d: glyphPath(digits, x, y, unit), class: "level" }, parent);
   }
 
   /** A cone with a glowing crater: a volcano reads as one in any colour scheme. */

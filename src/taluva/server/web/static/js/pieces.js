@@ -215,12 +215,14 @@ export class PieceArt {
     return g;
   }
 
-  /** The number of huts on a hex, in a small disc: counts read without counting roofs. */
+  /** The number of huts on a hex, in a disc of the owner's colour: counts read without
+   * counting roofs. A disc, where a hex's level lies on a stacked hexagon (island.js), so the
+   * two small numbers are told apart by their shape. */
   countBadge(parent, x, y, n, player) {
     const colour = this.colourOf(player);
     const bx = x + this.size * 0.5;
     const by = y - this.size * 0.05;
-    el("circle", { cx: bx, cy: by, r: 6.2, fill: colour, stroke: this.stroke(player), "stroke-width": 1 }, parent);
+    el("circle", { cx: bx, cy: by, r: 7, fill: colour, stroke: this.stroke(player), "stroke-width": 1.2, class: "count-badge" }, parent);
     const t = el("text", { x: bx, y: by + 0.5, class: "count", fill: contrastText(colour), "text-anchor": "middle", "dominant-baseline": "middle" }, parent);
     t.textContent = String(n);
   }

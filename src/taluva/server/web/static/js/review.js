@@ -1,12 +1,14 @@
 // The review of a finished game: a "Review" button beside the replay, the review's progress
 // while the server's AI workers compute it, then a graph of each player's winning chance over
 // the moves (a point shows the replay there) and each player's mistakes and blunders in
-// words; choosing one shows the position before it with the better move drawn on the board.
+// words; choosing one shows the position before it with the better move drawn on the board,
+// the view framing the move played and the better one until the replay leaves it.
 
 import { api } from "./api.js";
 import { h, clear } from "./dom.js";
 import { movesInWords } from "./movewords.js";
-import { doubleFootprint, parseMove, tileFootprint, tileTerrains } from "./hex.js";
+import { doubleFootprint, moveHexes, parseMove, tileFootprint, tileTerrains } from "./hex.js";
+import { SIZE } from "./board.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const WIDTH = 320;
@@ -21,6 +23,9 @@ const SHAPES = [
   { name: "crosses", dash: "1 5" },
 ];
 const MARKS = { mistake: "?", blunder: "??" };
+/** The margin around a chosen mistake's hexes, and the least the view then shows (so that
+ * a single hut still has its neighbours around it), in hex radii. */
+const FRAME = { margin: 1.5, width: 12, height: 7 };
 /** How far a review has gone: an answer that arrives after a later one is dropped. */
 const STAGE = { queued: 0, running: 1, done: 2, failed: 2 };
 
@@ -55,6 +60,8 @@ export class ReviewPanel {
     this.job = null; // the server's answer: {status, done, total, review?, error?}
     this.open = false;
     this.selected = null; // the move review whose better plan is drawn
+    this.framed = null; // the move review whose hexes the view frames
+    this.viewBefore = null; // the camera from before, given back when the mistake is left
     this.button = h("button", {
       type: "button", id: "review-toggle", hidden: true, "aria-expanded": "false",
       title: "The AI's review of this game: each player's winning chance, mistakes and blunders",
@@ -289,6 +296,7 @@ export class ReviewPanel {
     const m = this.selected;
     const showing = !!m && !!replay && replay.ply === m.ply;
     board.ghostLayer.classList.toggle("suggested", showing);
+    this.frame(showing ? m : null);
     if (!showing) return;
     const text = (m.best || []).find((move) => move !== "draw");
     if (!text) return;
@@ -302,6 +310,30 @@ export class ReviewPanel {
       board.overlays.setGhost({ hexes: hexes.map(([q, r], i) => [q, r, terrains[i]]), legal: true });
     } else {
       board.overlays.setPreview(this.page.previewOf(text, m.player));
+    }
+  }
+
+  /** Frame move review `m`'s hexes (the move played and the better plan) while its position
+   * is shown: the whole game's view leaves an early mistake small and off to a side. With
+   * null, give back the view from before (the whole island if the view was turned since). */
+  frame(m) {
+    if (m === this.framed) return;
+    const board = this.page.board;
+    const camera = board.camera;
+    this.framed = m;
+    if (m) {
+      const hexes = [m.move, ...(m.best || [])].filter((text) => text && text !== "draw").flatMap((text) => moveHexes(text));
+      if (!hexes.length) return;
+      this.viewBefore ??= { cx: camera.cx, cy: camera.cy, scale: camera.scale, turn: board.projection.turn };
+      const box = board.boxOf(hexes);
+      const w = Math.max(box.w + 2 * FRAME.margin * SIZE, FRAME.width * SIZE);
+      const h = Math.max(box.h + 2 * FRAME.margin * SIZE, FRAME.height * SIZE);
+      camera.frame({ x: box.x + box.w / 2 - w / 2, y: box.y + box.h / 2 - h / 2, w, h }, { animate: true });
+    } else if (this.viewBefore) {
+      const view = this.viewBefore;
+      this.viewBefore = null;
+      if (view.turn === board.projection.turn) camera.moveTo(view.cx, view.cy, view.scale, true);
+      else board.fit();
     }
   }
 }
