@@ -313,10 +313,11 @@ def test_one_connection_holding_both_seats_plays_hot_seat(client: TestClient) ->
 
 def test_bad_websocket_messages_get_an_error_and_change_nothing(client: TestClient) -> None:
     game_id, tokens = two_humans(client)
+    before = state_of(client, game_id)  # as after: nobody connected (no claim's countdown)
     with client.websocket_connect(f"/ws/games/{game_id}") as ws:
         ws.send_json({"type": "move", "state": 0, "move": "tile 0,0 0"})
         assert ws.receive_json()["message"] == "send 'hello' first"
-        before = hello(ws, [tokens[1]])["state"]
+        hello(ws, [tokens[1]])
         cases = [
             ("{oops", "bad-request"),
             ("[1, 2]", "bad-request"),
@@ -395,7 +396,9 @@ def test_of_two_simultaneous_submissions_exactly_one_wins(tmp_path: Path) -> Non
 
 def test_the_ai_seat_answers_a_human_move(client: TestClient) -> None:
     game_id, tokens = create_game(
-        client, [{"kind": "human", "name": "Ana", "take": True}, {"kind": "ai", "level": 1}]
+        client,
+        [{"kind": "human", "name": "Ana", "take": True}, {"kind": "ai", "level": 1}],
+        clock={"kind": "turn", "per_turn": 86400},
     )
     with client.websocket_connect(f"/ws/games/{game_id}") as ws:
         state = hello(ws, [tokens[0]])["state"]
@@ -437,7 +440,9 @@ def test_no_hint_is_given_in_a_rated_game_over_http_or_the_websocket(client: Tes
     signed_up = client.post("/api/accounts", json={"name": "Ana", "password": "a long secret 1"})
     assert signed_up.status_code == 201, signed_up.text
     game_id, tokens = create_game(
-        client, [{"kind": "human", "name": "Ana", "take": True}, {"kind": "ai", "level": 1}]
+        client,
+        [{"kind": "human", "name": "Ana", "take": True}, {"kind": "ai", "level": 1}],
+        clock={"kind": "turn", "per_turn": 86400},
     )
     refused = client.post(
         f"/api/games/{game_id}/hint", headers={"authorization": f"Bearer {tokens[0]}"}

@@ -41,6 +41,8 @@ postgres_server = test_server_storage.postgres_server
 database = test_server_storage.database
 PASSWORD = "correct horse battery"
 REAL_HASHER = accounts.default_hasher
+CLOCK = {"kind": "fischer", "base": 600, "increment": 20}
+"""A real-time clock: what a game needs to be rated."""
 
 
 @pytest.fixture(autouse=True)
@@ -258,6 +260,8 @@ def test_wrong_passwords_from_others_lock_out_strangers_but_not_the_owners_known
         known = attempt(PASSWORD, owner)  # the browser Ana signed up in
         assert known.status_code == 200, known.text
         assert known.json()["account"]["name"] == "Ana"
+        # and she is told of the five wrong passwords checked (the refused tries were not)
+        assert known.json()["failed_sign_ins"] == 5
         # the attacker holding the cookie of another account's browser gets no further
         client.cookies.clear()
         client.cookies.set(DEVICE_COOKIE, "not-a-device-of-ana")
@@ -397,7 +401,9 @@ def test_a_profile_shows_games_wins_places_statistics_and_rating_history(
 ) -> None:
     with client_for(database) as client:
         ana = sign_up(client, "Ana")
-        game_id, tokens = create_game(client, [{"kind": "human", "take": True}, {"kind": "human"}])
+        game_id, tokens = create_game(
+            client, [{"kind": "human", "take": True}, {"kind": "human"}], clock=CLOCK
+        )
         client.cookies.clear()
         sign_up(client, "Ben")
         joined = client.post(f"/api/games/{game_id}/seats/1", json={})
@@ -405,7 +411,7 @@ def test_a_profile_shows_games_wins_places_statistics_and_rating_history(
         end = finish(client, game_id, tokens, seed=11)
         record = client.get(f"/api/games/{game_id}/record").json()
         found = client.get(f"/api/players/{ana['id']}").json()["player"]
-        board = client.get("/api/leaderboard").json()["players"]
+        board = client.get("/api/leaderboard").json()["provisional"]
     place = next(p["place"] for p in end["result"]["places"] if p["seat"] == 0)
     game = taluva.Game.from_record(record)
     assert found["name"] == "Ana"
@@ -434,7 +440,7 @@ def test_a_profile_shows_games_wins_places_statistics_and_rating_history(
     assert [point["game"] for point in found["history"]] == [game_id]
     assert found["history"][0]["rating"] == found["rating"]["rating"]
     assert [entry["name"] for entry in board] == (["Ana", "Ben"] if place == 1 else ["Ben", "Ana"])
-    assert [entry["rank"] for entry in board] == [1, 2]
+    assert [(entry["rank"], entry["provisional"]) for entry in board] == [(None, True)] * 2
 
 
 def test_a_profile_of_no_one_is_not_found(client: TestClient) -> None:
@@ -446,10 +452,10 @@ def test_a_profile_of_no_one_is_not_found(client: TestClient) -> None:
 def test_each_ai_level_has_its_own_place_on_the_leaderboard(client: TestClient) -> None:
     sign_up(client, "Ana")
     game_id, tokens = create_game(
-        client, [{"kind": "human", "take": True}, {"kind": "ai", "level": 1}]
+        client, [{"kind": "human", "take": True}, {"kind": "ai", "level": 1}], clock=CLOCK
     )
     end = finish(client, game_id, tokens, seed=2)
-    board = client.get("/api/leaderboard").json()["players"]
+    board = client.get("/api/leaderboard").json()["provisional"]
     assert sorted((e["kind"], e["name"], e["level"]) for e in board) == [
         ("account", "Ana", None),
         ("ai", "AI level 1", 1),
@@ -465,7 +471,7 @@ def test_a_game_with_a_guest_seat_is_not_rated(client: TestClient) -> None:
         client, [{"kind": "human", "take": True}, {"kind": "human", "take": True}]
     )
     finish(client, game_id, tokens, seed=5)
-    assert client.get("/api/leaderboard").json() == {"players": []}
+    assert client.get("/api/leaderboard").json() == {"players": [], "provisional": []}
     found = client.get("/api/my/games").json()["games"]
     assert [g["status"] for g in found] == ["finished"]
     ana = client.get("/api/session").json()["account"]

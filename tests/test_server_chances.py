@@ -113,7 +113,9 @@ def test_chances_are_refused_in_a_rated_game(client: TestClient) -> None:
     response = client.post("/api/accounts", json={"name": "Ana", "password": "a long secret 1"})
     assert response.status_code == 201, response.text
     game_id, tokens = create_game(
-        client, [{"kind": "human", "name": "Ana", "take": True}, {"kind": "ai", "level": 1}]
+        client,
+        [{"kind": "human", "name": "Ana", "take": True}, {"kind": "ai", "level": 1}],
+        clock={"kind": "turn", "per_turn": 86400},
     )
     with client.websocket_connect(f"/ws/games/{game_id}") as ws:
         welcome = hello(ws, [tokens[0]])

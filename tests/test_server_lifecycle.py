@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -13,10 +13,11 @@ import pytest
 import test_server_storage
 from fastapi.testclient import TestClient
 from sqlalchemy import text, update
-from test_server_support import create_game, hello, play_http, state_of
+from test_server_support import create_game, hello, play_http, redis_server, state_of
 
 from taluva.server import Settings, create_app
 from taluva.server.games import lifecycle
+from taluva.server.games.presence import Presence
 from taluva.server.players.standings import settle
 from taluva.server.storage.models import GameRow
 from taluva.server.storage.store import Store
@@ -191,6 +192,245 @@ def test_a_finished_game_refuses_a_resignation(tmp_path: Any) -> None:
         assert (answer.status_code, answer.json()["error"]["code"]) == (409, "over")
 
 
+# ---------------------------------------------------------------------- claiming the win
+
+
+def claim(client: TestClient, game_id: str, token: str | None, **body: Any) -> Any:
+    headers = {} if token is None else bearer(token)
+    return client.post(f"/api/games/{game_id}/claim", json=body or None, headers=headers)
+
+
+def error_of(answer: Any) -> tuple[int, str]:
+    return answer.status_code, answer.json()["error"]["code"]
+
+
+def test_a_player_who_leaves_on_their_turn_is_claimed_against_only_after_the_claim_time(
+    tmp_path: Any,
+) -> None:
+    with serve(f"sqlite:///{tmp_path / 'g.sqlite3'}") as client:
+        game_id, tokens = humans(client, "Ben", "Ana")
+        with client.websocket_connect(f"/ws/games/{game_id}") as ana:
+            welcome = hello(ana, [tokens[1]])
+            # Ben, to move, has never connected: the wait runs since the game went live.
+            waiting = welcome["state"]["players"][0]["claim_in_ms"]
+            assert 0 < waiting <= 60000
+            assert welcome["state"]["players"][1]["claim_in_ms"] is None
+            with client.websocket_connect(f"/ws/games/{game_id}") as ben:
+                hello(ben, [tokens[0]])
+                back = ana.receive_json()
+                assert back == {
+                    "type": "presence",
+                    "players": [{"seat": 0, "claim_in_ms": None}, {"seat": 1, "claim_in_ms": None}],
+                }
+                present = claim(client, game_id, tokens[1])
+                assert error_of(present) == (409, "not-gone")
+                assert present.json()["error"]["message"] == "Ben is connected"
+            gone = ana.receive_json()
+            # The wait starts again from the moment Ben left: the whole claim time.
+            assert (gone["type"], gone["players"][0]["claim_in_ms"]) == ("presence", 60000)
+            early = claim(client, game_id, tokens[1])
+            assert error_of(early) == (409, "not-gone")
+            assert "a claim is allowed in " in early.json()["error"]["message"]
+            assert 59 <= int(early.headers["retry-after"]) <= 60
+            state = state_of(client, game_id)
+            assert state["players"][0]["claim_in_ms"] <= 60000
+            assert (state["status"], state["resignations"]) == ("live", [])
+
+
+def test_a_player_gone_for_the_claim_time_loses_a_rated_game_by_the_others_claim(
+    database: str,
+) -> None:
+    with serve(database, claim_after=0.2) as client:
+        ben = client.post("/api/accounts", json={"name": "Ben", "password": "a long secret 2"})
+        game_id, tokens = create_game(
+            client,
+            [{"kind": "human", "name": "Ben", "take": True}, {"kind": "human"}],
+            clock={"kind": "fischer", "base": 600},
+        )
+        client.delete("/api/session")
+        ana = client.post("/api/accounts", json={"name": "Ana", "password": "a long secret 1"})
+        joined = client.post(f"/api/games/{game_id}/seats/1", json={"name": "Ana"})
+        tokens[1] = joined.json()["token"]
+        client.delete("/api/session")  # the sockets below prove their seats by token only
+        assert state_of(client, game_id)["rated"] is True
+        with client.websocket_connect(f"/ws/games/{game_id}") as ana_ws:
+            hello(ana_ws, [tokens[1]])
+            with client.websocket_connect(f"/ws/games/{game_id}") as ben_ws:
+                hello(ben_ws, [tokens[0]])
+                assert ana_ws.receive_json()["players"][0]["claim_in_ms"] is None
+            assert ana_ws.receive_json()["players"][0]["claim_in_ms"] == 200
+            time.sleep(0.3)
+            answer = claim(client, game_id, tokens[1])
+            assert answer.status_code == 200, answer.text
+            body = answer.json()
+            assert (body["seat"], body["reason"]) == (0, "left")
+            assert body["state"]["status"] == "finished"
+            assert body["state"]["result"]["headline"] == "Ana wins: Ben left the game"
+            out = ana_ws.receive_json()
+            assert (out["type"], out["seat"], out["reason"], out["claimed"]) == (
+                "out",
+                0,
+                "left",
+                True,
+            )
+        ratings = {
+            name: client.get(f"/api/players/{answer.json()['account']['id']}").json()["player"]
+            for name, answer in (("Ana", ana), ("Ben", ben))
+        }
+    assert ratings["Ana"]["rating"]["mu"] > ratings["Ben"]["rating"]["mu"]
+    assert (ratings["Ana"]["wins"], ratings["Ben"]["wins"]) == (1, 0)
+    with serve(database) as client:
+        record = client.get(f"/api/games/{game_id}/record").json()
+    assert record["resignations"] == [{"ply": 0, "player": 0, "reason": "left"}]
+    assert record["result"] == {"ranking": [[1], [0]], "reason": "left"}
+
+
+def test_in_a_three_player_game_a_claim_removes_the_gone_player_and_play_goes_on(
+    tmp_path: Any, settled: list[tuple[str, dict[str, Any]]]
+) -> None:
+    with serve(f"sqlite:///{tmp_path / 'g.sqlite3'}", claim_after=0.05) as client:
+        game_id, tokens = humans(client, "Ana", "Ben", "Cyd")
+        with (
+            client.websocket_connect(f"/ws/games/{game_id}") as ben,
+            client.websocket_connect(f"/ws/games/{game_id}") as cyd,
+        ):
+            hello(ben, [tokens[1]])
+            hello(cyd, [tokens[2]])
+            time.sleep(0.1)
+            ben.send_json({"type": "claim", "ref": "c"})
+            out = ben.receive_json()
+            assert ben.receive_json() == {"type": "accepted", "ref": "c", "seat": 0}
+            assert cyd.receive_json() == out
+        state = out["state"]
+        assert (out["seat"], out["reason"], out["claimed"]) == (0, "left", True)
+        assert (state["status"], state["to_move"], state["phase"]) == ("live", 1, "tile")
+        assert [p["eliminated"] for p in state["players"]] == [True, False, False]
+        assert state["players"][0]["left"] == "left"
+        moved = play_http(client, game_id, tokens[1], state["ply"], state["legal"][0])
+        assert moved.status_code == 200, moved.text
+    assert settled == []
+
+
+@pytest.mark.parametrize(
+    ("case", "status", "code"),
+    [
+        ("no token", 401, "no-token"),
+        ("a stranger's token", 403, "forbidden"),
+        ("the claimer not connected", 403, "forbidden"),
+        ("the claimer's own seat", 409, "not-gone"),
+        ("a seat not to move", 409, "not-gone"),
+        ("an AI seat", 409, "not-gone"),
+        ("a turn-based clock", 409, "not-gone"),
+        ("the claimer out", 409, "out"),
+        ("open game", 409, "waiting"),
+        ("finished game", 409, "over"),
+    ],
+)
+def test_a_refused_claim_changes_nothing(tmp_path: Any, case: str, status: int, code: str) -> None:
+    with serve(f"sqlite:///{tmp_path / 'g.sqlite3'}", claim_after=0.05) as client:
+        game_id, tokens = humans(client, "Ana", "Ben", "Cyd")
+        body: dict[str, Any] = {}
+        claimer = 1  # the seat of the token sent, connected unless the case says otherwise
+        if case == "the claimer's own seat":
+            body = {"seat": 1}
+        elif case == "a seat not to move":
+            body = {"seat": 2}
+        elif case == "an AI seat":
+            game_id, tokens = create_game(
+                client, [{"kind": "human", "take": True}, {"kind": "ai", "level": 1}]
+            )
+            claimer, body = 0, {"seat": 1}
+        elif case == "a turn-based clock":
+            game_id, tokens = create_game(
+                client,
+                [{"kind": "human", "take": True}, {"kind": "human", "take": True}],
+                clock={"kind": "turn", "per_turn": 600},
+            )
+        elif case == "the claimer out":
+            assert resign(client, game_id, tokens[1]).status_code == 200
+        elif case == "open game":
+            game_id, tokens = create_game(
+                client, [{"kind": "human", "take": True}, {"kind": "human"}]
+            )
+            claimer = 0
+        elif case == "finished game":
+            game_id, tokens = humans(client, "Ana", "Ben")
+            assert resign(client, game_id, tokens[0]).status_code == 200
+        token = {"no token": None, "a stranger's token": "not-a-token"}.get(case, tokens[claimer])
+        with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+            if case != "the claimer not connected":
+                hello(ws, [tokens[claimer]])
+            time.sleep(0.1)
+            before = state_of(client, game_id)
+            answer = claim(client, game_id, token, **body)
+            assert error_of(answer) == (status, code), answer.text
+            after = state_of(client, game_id)
+        assert (after["status"], after["ply"], after["resignations"]) == (
+            before["status"],
+            before["ply"],
+            before["resignations"],
+        )
+
+
+def test_a_player_connected_to_another_server_process_cannot_be_claimed_against(
+    database: str,
+) -> None:
+    with redis_server() as redis, ExitStack() as stack:
+        first, second = (
+            stack.enter_context(serve(database, claim_after=0.4, redis=redis)) for _ in range(2)
+        )
+        game_id, tokens = humans(first, "Ben", "Ana")
+        ben = stack.enter_context(first.websocket_connect(f"/ws/games/{game_id}"))
+        hello(ben, [tokens[0]])
+        with second.websocket_connect(f"/ws/games/{game_id}") as ana:
+            hello(ana, [tokens[1]])
+            time.sleep(0.6)  # longer than the claim time, since the second process took the game
+            refused = claim(second, game_id, tokens[1])
+            assert error_of(refused) == (409, "not-gone")
+            assert refused.json()["error"]["message"] == "Ben is connected"
+            ben.close()
+            # Ana may first hear that Ben is here (if the second process heard it after her
+            # hello), then, as the first process tells it, that he has gone.
+            waits = [ana.receive_json()["players"][0]["claim_in_ms"]]
+            if waits[0] is None:
+                waits.append(ana.receive_json()["players"][0]["claim_in_ms"])
+            assert waits[-1] == 400
+            time.sleep(0.5)
+            answer = claim(second, game_id, tokens[1])
+            assert answer.status_code == 200, answer.text
+            assert answer.json()["state"]["result"]["headline"] == "Ana wins: Ben left the game"
+
+
+def test_a_seat_is_gone_since_its_last_client_left_or_another_process_stopped_telling() -> None:
+    presence = Presence(opened=1000)
+    assert presence.gone_since(2) == 1000  # never seen: gone since the game was taken in
+    client = object()
+    assert presence.connect(client, [1], 1500) is True
+    assert presence.connect(client, [1], 1600) is False  # a second hello, the same seats
+    assert presence.gone_since(1) is None
+    assert presence.disconnect(client, 1700) is True
+    assert presence.gone_since(1) == 1700
+    presence.hear("other", [0], 2000, 300)
+    presence.expire(2299)
+    assert (presence.present(), presence.here) == (frozenset({0}), frozenset())
+    presence.expire(2300)  # the other process said nothing more: it ended
+    assert presence.gone_since(0) == 2300
+    presence.hear("other", [0], 2400, 300)
+    presence.hear("other", [], 2450, 300)  # and now it says the seat's client left
+    assert presence.gone_since(0) == 2450
+
+
+def test_the_claim_time_is_a_server_option_and_in_the_config(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from taluva.cli import main
+
+    assert main(["serve", "--help"]) == 0
+    assert "--claim-after SECONDS" in capsys.readouterr().out
+    with serve(f"sqlite:///{tmp_path / 'g.sqlite3'}", claim_after=42.0) as client:
+        assert client.get("/api/config").json()["claim_after"] == 42.0
+
+
 # ---------------------------------------------------------------------- cancelling
 
 
@@ -202,7 +442,10 @@ def test_a_player_aborts_a_rated_game_in_its_first_turns_and_no_rating_changes(
         assert signed.status_code == 201, signed.text
         ana = signed.json()["account"]["id"]
         game_id, tokens = create_game(
-            client, [{"kind": "human", "name": "Ana", "take": True}, {"kind": "ai", "level": 1}]
+            client,
+            [{"kind": "human", "name": "Ana", "take": True}, {"kind": "ai", "level": 1}],
+            clock={"kind": "turn", "per_turn": 86400},
+            rated=True,
         )
         assert state_of(client, game_id)["rated"] is True
         nobody = client.post(f"/api/games/{game_id}/abort")

@@ -17,7 +17,7 @@ from taluva.engine.moves import TILE
 from taluva.server.players import standings
 from taluva.server.players.accounts import AccountStore
 from taluva.server.players.profiles import leaderboard, profile
-from taluva.server.players.ratings import MODEL, shown, updated
+from taluva.server.players.ratings import MODEL, PROVISIONAL_GAMES, shown, updated
 from taluva.server.players.standings import replay_stats, settle
 from taluva.server.storage.models import Base
 from taluva.server.storage.store import FINISHED, NewMove, Store, StoredSeat
@@ -69,7 +69,7 @@ def human(seat: int, account_id: int | None) -> StoredSeat:
 def test_the_winner_gains_and_the_loser_loses() -> None:
     (winner, loser) = updated([NEW, NEW], [1, 2])
     assert winner[0] > MODEL.mu > loser[0]
-    assert shown(*winner) > shown(*loser)
+    assert shown(winner[0]) > shown(loser[0])
 
 
 def test_ties_in_place_count_as_ties() -> None:
@@ -175,7 +175,8 @@ def test_an_ai_level_in_several_seats_has_one_rating(store: Store) -> None:
     ratings = sorted((r.ai or "", r.games) for r in rows(store, "ratings"))
     assert ratings == [("", 1), ("level:2", 1)]
     board = leaderboard(store.engine, 10)
-    assert sorted(entry["name"] for entry in board) == ["AI level 2", "Ana"]
+    assert board["players"] == []  # one game each: both provisional
+    assert sorted(entry["name"] for entry in board["provisional"]) == ["AI level 2", "Ana"]
 
 
 def test_ratings_survive_a_restart(database: str) -> None:
@@ -189,7 +190,7 @@ def test_ratings_survive_a_restart(database: str) -> None:
     reopened = Store(database, game_end=settle)
     reopened.migrate()
     assert leaderboard(reopened.engine, 10) == before
-    assert [entry["games"] for entry in before] == [1, 1]
+    assert [entry["games"] for entry in before["provisional"]] == [1, 1]
     reopened.close()
 
 
@@ -267,3 +268,22 @@ def test_a_record_that_does_not_replay_still_ends_with_places_and_ratings(
     assert [(s.place, s.tiles, s.huts) for s in stats] == [(2, None, None), (1, None, None)]
     assert count(store, "rating_changes") == 2
     assert "cannot be replayed" in caplog.text
+
+
+def test_the_leaderboard_ranks_only_players_past_their_provisional_games(store: Store) -> None:
+    accounts = AccountStore(store.engine)
+    ana, ben = accounts.create("Ana", "x"), accounts.create("Ben", "x")
+    level = StoredSeat(1, "ai", "AI level 1", "level:1")
+    for n in range(PROVISIONAL_GAMES):
+        store_game(store, f"a{n}", played(seed=20 + n), [human(0, ana.id), level])
+    store_game(store, "b", played(seed=30), [human(0, ben.id), level])
+    board = leaderboard(store.engine, 10)
+    ratings = {r.account_id or r.ai: r for r in rows(store, "ratings")}
+    ranked = sorted([ratings[ana.id], ratings["level:1"]], key=lambda r: -r.mu)
+    assert [(e["rank"], e["rating"], e["provisional"]) for e in board["players"]] == [
+        (1, shown(ranked[0].mu), False),
+        (2, shown(ranked[1].mu), False),
+    ]
+    assert [(e["name"], e["rank"], e["provisional"]) for e in board["provisional"]] == [
+        ("Ben", None, True)
+    ]

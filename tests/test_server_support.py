@@ -23,6 +23,7 @@ from fastapi.testclient import TestClient
 
 from taluva import Game
 from taluva.server import Limits, Settings, create_app
+from taluva.server.players.standings import rated_seats
 from taluva.server.storage.store import FINISHED, LIVE, NewMove, Store, StoredGame, StoredSeat, now
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -106,11 +107,12 @@ def store_game(
     seats: list[StoredSeat],
     name: str | None = None,
     stamp: datetime | None = None,
+    rated: bool | None = None,
 ) -> None:
     """Store ``game`` through the server's own Store as game ``game_id`` of ``seats``: its
     start, then each move by the seat that played it; the move that ends the game is stored
     finished with the result, which settles it. ``name`` defaults to the id, ``stamp`` (when
-    it was created) to now."""
+    it was created) to now; ``rated`` to whether every seat is an account or an AI level."""
     record = game.to_record()
     created = now() if stamp is None else stamp
     store.create_game(
@@ -122,6 +124,7 @@ def store_game(
             status=LIVE,
             hints=False,
             stamp=created,
+            rated=rated_seats(seats) is not None if rated is None else rated,
         )
     )
     replay = Game.from_record({**record, "moves": [], "result": None})

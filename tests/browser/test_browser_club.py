@@ -33,6 +33,12 @@ def club() -> Iterator[LiveServer]:
         yield club
 
 
+MINUS = "\N{MINUS SIGN}"
+"""How the end screen writes a rating that went down ("(\N{MINUS SIGN}24)")."""
+UNRANKED = "\N{EN DASH}"
+"""The leaderboard's rank of a provisional rating."""
+
+
 def account_form(page: Any, button: str, name: str, password: str, shown: str = "") -> int:
     """Sign up or in through the header's dialog; return the account's id once the header
     shows the account's name (``shown``, by default ``name``)."""
@@ -63,11 +69,12 @@ def banner(page: Any) -> str:
     return text
 
 
-def leaderboard(page: Any, url: str) -> list[list[str]]:
+def leaderboard(page: Any, url: str, rows: str = "#provisional-rows") -> list[list[str]]:
+    """The accounts' lines of the leaderboard's ``rows`` (by default the provisional ones)."""
     page.goto(url + "/#/leaderboard")
-    page.wait_for_selector("#leaderboard-rows tr")
-    rows = page.locator("#leaderboard-rows tr[data-kind=account]")
-    return [row.locator("td, th").all_inner_texts() for row in rows.all()]
+    page.wait_for_selector(f"{rows} tr")
+    lines = page.locator(f"{rows} tr[data-kind=account]")
+    return [line.locator("td, th").all_inner_texts()[:4] for line in lines.all()]
 
 
 def profile(page: Any, url: str, account: int) -> tuple[list[str], list[str]]:
@@ -104,14 +111,26 @@ def test_a_rated_timed_game_survives_a_restart_on_the_leaderboard_profiles_and_m
     headline = banner(ben)
     assert headline.startswith("Ana wins") and "ran out of time" in headline, headline
     assert banner(ana) == headline
+    # the end screen: each player's rating before and after, the winner's up by what the
+    # loser's went down (both started at 1500)
+    changes = {}
+    ana.wait_for_selector(".rating-change[data-seat='1']")
+    for line in ana.locator(".rating-change").all_inner_texts():
+        name, before, _arrow, after, change = line.split()
+        changes[name] = (before, after, change)
+    gain = int(changes["Ana"][1].rstrip("?")) - 1500
+    assert gain > 0 and changes["Ana"] == ("1500", f"{1500 + gain}?", f"(+{gain})")
+    assert changes["Ben"] == ("1500", f"{1500 - gain}?", f"({MINUS}{gain})")
     ben.fill(".chat-input", "gg, my clock beat me")
     ben.press(".chat-input", "Enter")
     ana.wait_for_selector(".chat-message")
     screenshot(ana, "club-02-ana-wins")
 
-    standings = leaderboard(ana, url)
-    assert [row[:2] for row in standings] == [["1", "Ana"], ["2", "Ben"]]
-    assert [row[3] for row in standings] == ["1", "1"]
+    standings = leaderboard(ana, url)  # one rated game each: provisional, not ranked yet
+    assert standings == [
+        [UNRANKED, "Ana", changes["Ana"][1], "1"],
+        [UNRANKED, "Ben", changes["Ben"][1], "1"],
+    ]
     ana_profile = profile(ana, url, ana_id)
     ben_profile = profile(ben, url, ben_id)
     assert ana_profile[0][:2] == ["Games 1", "Wins 1"]

@@ -1,12 +1,30 @@
-"""Clocks, resigning, cancelling and aborting in Chromium: the lobby offers clocks, the game
-page shows ticking clocks, resigning asks first, the host may cancel a game before it starts,
-and a player may abort one in its first turns."""
+"""Clocks, resigning, cancelling, aborting and claiming in Chromium: the lobby offers clocks,
+the game page shows ticking clocks, resigning asks first, the host may cancel a game before it
+starts, a player may abort one in its first turns, and one whose opponent left on their turn
+counts down to claiming the win, then claims it."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
+import pytest
+from test_server_support import LiveServer
+
+from .people import People, create_game, open_seated
+
+CLAIM_AFTER = 3
+"""The claim time of the claiming test's server, in seconds: long enough to see the countdown."""
+
+
+@pytest.fixture(scope="module")
+def claims_url() -> Iterator[str]:
+    """A server whose players may claim the win against one gone for ``CLAIM_AFTER`` seconds."""
+    with LiveServer("--claim-after", str(CLAIM_AFTER)) as server:
+        server.start()
+        yield server.url
 
 
 def test_a_timed_game_from_the_lobby_shows_ticking_clocks_and_resigning_asks_first(
@@ -76,3 +94,32 @@ def test_a_player_aborts_a_game_in_its_first_turns_after_saying_yes(
     state = httpx.get(f"{server_url}/api/games/{game_id}").json()["state"]
     assert (state["status"], state["result"]["reason"]) == ("finished", "aborted")
     assert page.locator(".leave-abort").count() == 0
+
+
+def test_when_the_opponent_on_move_closes_their_page_the_other_counts_down_and_claims_the_win(
+    people: People, claims_url: str
+) -> None:
+    game_id, tokens = create_game(
+        claims_url,
+        [
+            {"kind": "human", "name": "Ben", "take": True},
+            {"kind": "human", "name": "Ana", "take": True},
+        ],
+    )
+    ben, ana = people.open(), people.open()
+    for page, seat in ((ben, 0), (ana, 1)):
+        open_seated(page, claims_url, game_id, {seat: tokens[seat]})
+        page.wait_for_selector(".leave-resign")  # welcomed: the server knows the seat is here
+    # Ben, to move, is here: Ana sees no countdown.
+    assert ana.locator(".claim-wait, .leave-claim").count() == 0
+    ben.close()
+    notice = ana.wait_for_selector(".claim-wait")
+    assert re.fullmatch(r"Ben has left: claim the win in 0:0[1-3]", notice.inner_text())
+    ana.click(".leave-claim")  # waits for the countdown to end and the button to come
+    assert ana.locator(".claim-wait").count() == 0
+    ana.wait_for_selector(".result-banner:has-text('Ana wins')")
+    state = httpx.get(f"{claims_url}/api/games/{game_id}").json()["state"]
+    assert (state["status"], state["resignations"]) == (
+        "finished",
+        [{"ply": 0, "player": 0, "reason": "left"}],
+    )

@@ -56,3 +56,31 @@ def test_a_live_game_without_a_move_for_a_day_is_listed_apart_from_games_being_p
     page.wait_for_selector("#idle-games [data-game='quiet']")
     assert page.locator("#live-games [data-game='quiet']").count() == 0
     assert page.locator("#idle-games [data-game]").count() == 1
+
+
+def test_a_signed_in_player_who_picks_a_clock_creates_a_rated_game_without_hints(
+    people: Any, server_url: str
+) -> None:
+    page = people.open()
+    page.goto(server_url + "/")
+    page.wait_for_selector("#create")
+    assert page.is_disabled("#rated")  # a guest: rated games need an account
+    assert "Sign in" in page.inner_text("#rated-note")
+    signed_up = page.request.post(
+        server_url + "/api/accounts", data={"name": "Rita", "password": "volcano-rita-1"}
+    )
+    assert signed_up.ok, signed_up.text()
+    page.reload()
+    page.wait_for_selector("#create")
+    assert not page.is_checked("#rated")  # no clock yet: casual
+    page.check("#rated")  # ticking it picks a real-time clock
+    assert page.eval_on_selector("#clock", "s => s.selectedOptions[0].textContent") != "No clock"
+    assert page.is_disabled("#hints")
+    page.click("#create")
+    page.wait_for_selector(".game-kind.rated")
+    page.wait_for_selector(".player-card, .players .card, .players > *")
+    assert page.locator("button.hint").is_hidden()
+    page.goto(server_url + "/")
+    entry = page.locator(".game-entry", has=page.locator(".game-kind.rated"))
+    entry.first.wait_for()
+    assert "Rita (1500?)" in entry.first.inner_text()

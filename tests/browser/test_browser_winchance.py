@@ -18,10 +18,10 @@ def page(people: People) -> Any:
     return people.open(360, 740)
 
 
-def open_game(page: Any, url: str, seats: list[dict[str, Any]]) -> str:
+def open_game(page: Any, url: str, seats: list[dict[str, Any]], **options: Any) -> str:
     """Create a game over HTTP in the page's session, keep its seat tokens where the lobby
     would, and open it."""
-    game_id, tokens = create_game(url, seats, page=page)
+    game_id, tokens = create_game(url, seats, page=page, **options)
     open_seated(page, url, game_id, tokens)
     page.wait_for_selector(".player")
     return game_id
@@ -90,8 +90,12 @@ def test_neither_the_bar_nor_the_hint_is_offered_in_a_rated_game(
     )
     assert signed.status == 201, signed.text()
     page.evaluate("() => localStorage.setItem('taluva.winChance', 'on')")
-    open_game(page, server_url, [{"kind": "human", "take": True}, {"kind": "ai", "level": 1}])
+    rated = {"clock": {"kind": "turn", "per_turn": 86400}, "rated": True}
+    open_game(
+        page, server_url, [{"kind": "human", "take": True}, {"kind": "ai", "level": 1}], **rated
+    )
     page.wait_for_selector(".player .tag.you")
+    page.wait_for_selector(".game-kind.rated")
     page.wait_for_function(
         "() => document.querySelector('.status-line')?.textContent.includes('Your turn')"
     )

@@ -24,6 +24,7 @@ from taluva.cli.common import (
 from taluva.cli.errors import InputError, UsageError, needs_extra
 from taluva.server.config import (
     DEFAULT_AI_ONLY_QUOTA,
+    DEFAULT_CLAIM_AFTER,
     DEFAULT_REVIEW_ITERATIONS,
     DEFAULT_REVIEWS_AT_ONCE,
     Limits,
@@ -91,6 +92,15 @@ def _add_serve(subparsers: Any) -> None:
         metavar="DAYS",
         help="days without a move after which an open or live game ends as abandoned, not "
         "rated (default 14; checked at start and every few minutes)",
+    )
+    parser.add_argument(
+        "--claim-after",
+        type=float,
+        default=DEFAULT_CLAIM_AFTER,
+        metavar="SECONDS",
+        help="seconds a player may be gone (no browser connected) on their turn, in a game "
+        "with a real-time clock or none, before the others may claim the win "
+        f"(default {DEFAULT_CLAIM_AFTER:g})",
     )
     add_quiet_option(parser)
     parser.set_defaults(func=_cmd_serve)
@@ -284,6 +294,8 @@ def _check_serve_numbers(args: argparse.Namespace) -> None:
         raise UsageError("rates must be positive")
     if args.abandon_after <= 0:
         raise UsageError("--abandon-after must be a positive number of days")
+    if args.claim_after <= 0:
+        raise UsageError("--claim-after must be a positive number of seconds")
     if args.ws_per_address < 1:
         raise UsageError("--ws-per-address must be 1 or more")
     if args.reclaim_after <= 0:
@@ -336,6 +348,7 @@ def _settings(args: argparse.Namespace, database: str, proxies: tuple[str, ...])
         reviews_at_once=args.reviews_at_once,
         win_chance_iterations=args.win_chance_iterations,
         abandon_after=args.abandon_after * 86400,
+        claim_after=args.claim_after,
         limits=limits,
         forwarded_allow_ips=proxies,
         redis=args.redis,

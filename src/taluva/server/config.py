@@ -19,6 +19,10 @@ DEFAULT_AI_ONLY_QUOTA = 2
 """Unfinished games with only AI seats one signed-in account may have at once, by default."""
 
 
+DEFAULT_CLAIM_AFTER = 60.0
+"""Seconds a person may be gone on their turn before the others may claim the win."""
+
+
 DEFAULT_REVIEW_ITERATIONS = 600
 DEFAULT_REVIEWS_AT_ONCE = 4
 """Search iterations per position of a game review: about a minute of one core for a game of
@@ -60,6 +64,10 @@ class Limits:
     chat_rate: float = 0.5
     """Chat messages per second one seat may send on average, after a burst of ``chat_burst``."""
     chat_burst: int = 5
+    open_seeks: int = 3
+    """Seeks one account may have waiting in the lobby at once (``games.seeks``)."""
+    open_challenges: int = 5
+    """Challenges one account may have sent and not yet had answered (``games.challenges``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +96,10 @@ class Settings:
     idle_after: float = 86400.0
     """Seconds without a move after which the lobby lists a live game apart, as waiting for a
     move, instead of among the games being played now."""
+    claim_after: float = DEFAULT_CLAIM_AFTER
+    """Seconds a person's seat may be gone (no client connected) on their turn, in a game with
+    a real-time clock or none, before the others may claim the win against them
+    (``taluva.server.games.lifecycle``, ``Lifecycle.claim``)."""
     redis: str | None = None
     """Redis URL shared by several server processes (with one PostgreSQL): broadcasts reach
     the clients of every process, and AI turns go to ``taluva ai-worker``; None: one process."""

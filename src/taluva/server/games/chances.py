@@ -18,7 +18,6 @@ from taluva.server.ai.scheduling import Audience
 from taluva.server.ai.workers import AiRunner
 from taluva.server.errors import ApiError
 from taluva.server.games.room import Room
-from taluva.server.players.standings import rated_seats
 from taluva.server.storage.store import LIVE, OPEN
 
 KEPT_POSITIONS: Final = 256
@@ -32,7 +31,7 @@ def check_allowed(room: Room, state: int) -> None:
     """Refuse (ApiError) win chances for this game and state: rated, without hints, not
     live, or not at state ``state``."""
     meta, game = room.meta, room.game
-    if rated_seats(meta.seats) is not None:
+    if meta.rated:
         raise ApiError(403, "rated", "win chances are not shown in rated games")
     if not meta.hints:
         raise ApiError(403, "hints-off", "the game was created without hints: no win chances")

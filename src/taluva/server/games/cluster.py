@@ -6,6 +6,9 @@ receive through the ``Bus`` and pass on to their own clients, after bringing the
 the game up to date (applying the move, or reading the game again). AI turns go to the
 Redis job queue (``taluva.server.ai.queue``) that ``taluva ai-worker`` processes serve, and
 their answers come back to whichever server process takes them, which plays them like any move.
+Each process also tells the others which seats have a client connected to it
+(``games.presence``): with every broadcast it relays, and every beat for the games where any
+has, so that no process lets the others claim the win against a player connected elsewhere.
 """
 
 from __future__ import annotations
@@ -20,7 +23,9 @@ from taluva.server.ai.queue import RECLAIM_AFTER, AiJob, AiResult, ServerQueue
 from taluva.server.cluster.bus import Bus
 from taluva.server.errors import ApiError
 from taluva.server.games.ai_seats import AiSeats
+from taluva.server.games.presence import BEATS_HEARD, beat_seconds
 from taluva.server.games.registry import Rooms
+from taluva.server.games.room import Room
 from taluva.server.wire import to_json
 
 log = logging.getLogger("taluva.server")
@@ -31,6 +36,10 @@ HEAL_SECONDS = 1.0
 lost with a process that died right after storing a change is made good within this."""
 QUIET_TYPES = frozenset({"chat", "rematch", "review"})
 """Broadcasts that change nothing a process keeps about the game: passed on as they are."""
+PRESENCE = "presence"
+"""A process's report of the seats present on it: each process tells its own clients who is
+away as it sees it, rather than passing the other's view on."""
+PRESENCE_BEAT = to_json({"type": PRESENCE})
 
 
 class Cluster:
@@ -56,6 +65,7 @@ class Cluster:
         loop = asyncio.get_running_loop()
         self._tasks.append(loop.create_task(self._take_results(), name="taluva-ai-results"))
         self._tasks.append(loop.create_task(self._heal(), name="taluva-heal"))
+        self._tasks.append(loop.create_task(self._beat(), name="taluva-presence"))
 
     async def stop(self) -> None:
         """Stop taking, publish what is queued, disconnect."""
@@ -68,7 +78,32 @@ class Cluster:
 
     def relay(self, game_id: str, ply: int, sync: dict[str, Any], text: str) -> None:
         """Pass one of this process's broadcasts on to the other processes."""
-        self.bus.publish(game_id, ply, sync, text)
+        self.bus.publish(game_id, ply, {**sync, "origin": self.bus.origin}, text)
+
+    @property
+    def beat(self) -> float:
+        """Seconds between two reports of the seats present in this process."""
+        return beat_seconds(self.rooms.claim_after)
+
+    async def _beat(self) -> None:
+        """Every beat, tell the others which seats have a client connected here, for each
+        game where any has (a process that has just loaded the game learns of them), and
+        forget what a process that stopped telling (it died) said."""
+        while True:
+            await asyncio.sleep(self.beat)
+            for room in list(self.rooms.live.values()):
+                room.expire_presence()
+                if room.presence.here:
+                    sync = {"here": sorted(room.presence.here), "origin": self.bus.origin}
+                    self.bus.publish(room.id, room.game.ply, sync, PRESENCE_BEAT)
+
+    def _hear(self, room: Room, sync: dict[str, Any]) -> None:
+        """Take what another process said of the seats present on it, if it said (the room
+        tells its watchers if that changes a claim)."""
+        here, origin = sync.get("here"), sync.get("origin")
+        if isinstance(origin, str) and isinstance(here, list):
+            seats = [seat for seat in here if type(seat) is int]
+            room.hear(origin, seats, round(self.beat * BEATS_HEARD * 1000))
 
     def ask_ai(self, room: Any) -> None:
         """Queue the AI turn the room waits for, if any (once per ply, whichever process
@@ -121,6 +156,9 @@ class Cluster:
         except ValueError:
             return
         kind = message.get("type")
+        if kind == PRESENCE:
+            self._hear(room, sync)
+            return
         if kind not in QUIET_TYPES:
             async with room.lock:
                 # Bringing the room up to date tells its listeners, so this process asks
@@ -130,6 +168,7 @@ class Cluster:
                     await self.rooms.resync(room)
         for subscriber in list(room.subscribers):
             subscriber.send(text)
+        self._hear(room, sync)
 
     async def _resync_all(self) -> None:
         for room in self.rooms:

@@ -1,10 +1,12 @@
 """How a game ends other than by its last move, and the timers that enforce its clock.
 
 A player resigns, or their clock runs out (the server's own timer, re-armed from the stored
-clock after a restart), and is out as the engine rules (``Game.resign``); the host cancels
-a game that has not started; a game with no move for ``Settings.abandon_after`` seconds is
-abandoned. Each change is stored in one transaction which, when the game ends, also calls
-the game-end hook ``standings.settle``; only then is it applied in memory and broadcast.
+clock after a restart), or the others claim the win against them when they have been gone on
+their turn for ``Settings.claim_after`` (``games.presence``), and is out as the engine rules
+(``Game.resign``); the host cancels a game that has not started; a game with no move for
+``Settings.abandon_after`` seconds is abandoned. Each change is stored in one transaction
+which, when the game ends, also calls the game-end hook ``standings.settle``; only then is it
+applied in memory and broadcast.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
+import math
 import secrets
 from collections.abc import Coroutine
 from datetime import datetime
@@ -213,8 +216,62 @@ class Lifecycle:
                 raise ApiError(409, "over", "the game is over")
             return await self._leave(room, seat, Reason.RESIGNED)
 
-    async def _leave(self, room: Room, seat: int, reason: Reason) -> dict[str, Any]:
-        """With the lock held: store, apply and broadcast ``seat`` leaving the game."""
+    # ------------------------------------------------------------------ claiming
+
+    async def claim(self, room: Room, seats: set[int], seat: int | None) -> dict[str, Any]:
+        """A player holding ``seats`` claims the win against ``seat`` (by default the seat to
+        move), gone on their turn for the claim time: that player is out, with the reason
+        ``left``, so with two players the claimer wins. Return the ``out`` message broadcast to everyone."""
+        if not seats:
+            raise ApiError(403, "forbidden", "claiming needs the token of a seat of this game")
+        async with room.lock:
+            if room.meta.status == OPEN:
+                raise ApiError(409, "waiting", "the game has not started: its host may cancel it")
+            await self.expire_due(room)
+            game = room.game
+            if room.meta.status != LIVE or game.is_over:
+                raise ApiError(409, "over", "the game is over")
+            count = len(room.meta.seats)
+            if seat is not None and not 0 <= seat < count:
+                raise ApiError(
+                    422, "bad-request", f"seat must be a seat of this game, from 0 to {count - 1}"
+                )
+            target = game.to_move if seat is None else seat
+            still = seats - set(game.eliminated)
+            if not still:
+                raise ApiError(409, "out", "you are out of the game")
+            if not still & room.present():
+                raise ApiError(
+                    403,
+                    "forbidden",
+                    "a claim comes from a player at the table: connect to the game first "
+                    "(its page, or a WebSocket that said hello with your token)",
+                )
+            if target in seats:
+                raise ApiError(
+                    409, "not-gone", f"seat {target} is yours: resign it if you mean to leave"
+                )
+            wait = room.claim_wait(target)
+            if isinstance(wait, str):
+                code = "out" if target in game.eliminated else "not-gone"
+                raise ApiError(409, code, wait)
+            if wait > 0:
+                seconds = math.ceil(wait / 1000)
+                name = room.meta.seats[target].name
+                raise ApiError(
+                    409,
+                    "not-gone",
+                    f"{name} has not been gone long enough: a claim is allowed in "
+                    f"{seconds} second{'s' if seconds != 1 else ''}",
+                    retry_after=wait / 1000,
+                )
+            return await self._leave(room, target, Reason.LEFT, claimed=True)
+
+    async def _leave(
+        self, room: Room, seat: int, reason: Reason, *, claimed: bool = False
+    ) -> dict[str, Any]:
+        """With the lock held: store, apply and broadcast ``seat`` leaving the game (by a
+        claim of the others when ``claimed``)."""
         trial = room.game.copy()
         try:
             trial.resign(seat, reason)
@@ -242,6 +299,8 @@ class Lifecycle:
             raise ApiError(409, "stale", "the game moved on first: try again")
         room.commit(trial, status=status, result=result, clock=clock, stamp=stamp)
         message = {"type": "out", "seat": seat, "reason": reason.value, "state": room.state()}
+        if claimed:
+            message["claimed"] = True
         room.broadcast(message)
         self.rooms.changed(room)
         return message

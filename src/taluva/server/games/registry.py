@@ -31,9 +31,11 @@ Listener = Callable[[Room], None]
 class Rooms:
     """The rooms of one server process, by game id."""
 
-    def __init__(self, database: Database, finished_cache: int) -> None:
+    def __init__(self, database: Database, finished_cache: int, claim_after: float) -> None:
         self.database = database
         self.finished_cache = finished_cache
+        self.claim_after = claim_after
+        """Seconds a person may be gone on their turn before the others may claim the win."""
         self.live: dict[str, Room] = {}
         """The open and live games."""
         self.finished: OrderedDict[str, Room] = OrderedDict()
@@ -78,6 +80,7 @@ class Rooms:
         """File a room among the running games or, once over, among the finished ones kept in
         memory (the oldest unwatched of those beyond ``finished_cache`` dropped)."""
         room.relay_through(self.relay)
+        room.claims_after(self.claim_after)
         if room.meta.status in (OPEN, LIVE):
             self.live[room.id] = room
             return

@@ -59,6 +59,7 @@ def rematch_request(meta: StoredGame, seats: set[int]) -> dict[str, Any]:
         "expansions": list(options.get("expansions") or []),
         "house_rules": list(options.get("house_rules") or []),
         "hints": meta.hints,
+        "rated": meta.rated,
     }
     clock = clock_request(meta.clock)
     if clock is not None:

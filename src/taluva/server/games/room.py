@@ -4,14 +4,16 @@ Rooms are what the game service (``taluva.server.games.service``) keeps per game
 puts the game's changes in order, and their broadcast reaches every watcher (and, with several
 server processes, the others through the relay). A room is the one owner of its live state:
 other modules store a change, then ask the room to take it (``commit``, ``take_seat``,
-``end``, ``reload``), which also moves its version on so views are computed afresh.
+``end``, ``reload``), which also moves its version on so views are computed afresh. It also
+knows which seats have a client connected (``games.presence``): that goes into every state
+as it is sent, not into the view kept per version.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hmac
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Protocol
@@ -20,7 +22,8 @@ from taluva.engine.game import Game
 from taluva.engine.record import make_record
 from taluva.server.errors import ApiError
 from taluva.server.games import clocks
-from taluva.server.games.view import state_view
+from taluva.server.games.presence import Presence, claim_wait, claims_of
+from taluva.server.games.view import presence_entries, state_view, with_presence
 from taluva.server.players.accounts import Account
 from taluva.server.storage.store import FINISHED, LIVE, OPEN, StoredGame, now, token_digest
 from taluva.server.wire import to_json
@@ -56,6 +59,11 @@ class Room:
     version: int = 0
     relay: Relay | None = None
     """Passes each broadcast on to the other server processes (None when there are none)."""
+    presence: Presence = field(default_factory=lambda: Presence(clocks.now_ms()))
+    """Which seats have a client connected, here and elsewhere, and since when each is gone."""
+    claim_after_ms: int | None = None
+    """How long a person may be gone on their turn before the others may claim the win
+    (``Settings.claim_after``, given when the registry files the room); None: no claims."""
 
     @property
     def id(self) -> str:
@@ -87,16 +95,40 @@ class Room:
 
     def state(self) -> dict[str, Any]:
         """The public view of the current position (computed once per change; a running
-        clock's times are those of the moment of asking)."""
+        clock's times, and who is away, are those of the moment of asking)."""
         if self._cache is None or self._cache[0] != self.version:
             effects = self._effects
             effects += [effect.to_json() for effect in self.game.effects(len(effects))]
             view = state_view(self.meta, self.game, effects=list(effects))
             self._cache = (self.version, view)
+        view = self._cache[1]
+        if self.meta.status != LIVE:
+            return view
+        at = clocks.now_ms()
+        now_view = {**view, "players": with_presence(view["players"], self._claims(at))}
         clock = self.meta.clock
         if clock is not None and clock["running"] is not None:
-            return {**self._cache[1], "clock": clocks.clock_view(clock, clocks.now_ms())}
-        return self._cache[1]
+            now_view["clock"] = clocks.clock_view(clock, at)
+        return now_view
+
+    def presence_message(self, at: int | None = None) -> dict[str, Any]:
+        """The ``presence`` message: each seat's wait before a claim against it, at ``at``
+        (milliseconds since the epoch; by default now)."""
+        claims = self._claims(clocks.now_ms() if at is None else at)
+        return {"type": "presence", "players": presence_entries(len(self.meta.seats), claims)}
+
+    def claim_wait(self, seat: int) -> int | str:
+        """Milliseconds before the others may claim the win against ``seat`` (0: now), or
+        why they may not (``games.presence.claim_wait``)."""
+        at = clocks.now_ms()
+        return claim_wait(self.meta, self.game, self.presence, seat, at, self.claim_after_ms)
+
+    def present(self) -> frozenset[int]:
+        """The seats with a client connected now, in this process or another."""
+        return self.presence.present()
+
+    def _claims(self, at: int) -> Mapping[int, int]:
+        return claims_of(self.meta, self.game, self.presence, at, self.claim_after_ms)
 
     def broadcast(self, message: dict[str, Any]) -> None:
         """Send one message to every watching client."""
@@ -105,7 +137,12 @@ class Room:
             subscriber.send(text)
         if self.relay is not None:
             meta = self.meta
-            sync = {"status": meta.status, "result": meta.result, "clock": meta.clock}
+            sync = {
+                "status": meta.status,
+                "result": meta.result,
+                "clock": meta.clock,
+                "here": sorted(self.presence.here),
+            }
             self.relay(self.id, self.game.ply, sync, text)
 
     def record(self) -> dict[str, Any]:
@@ -178,17 +215,73 @@ class Room:
         self._effects = []
         self._changed()
 
-    def watch(self, subscriber: Subscriber) -> None:
-        """A client starts receiving every broadcast."""
+    def watch(self, subscriber: Subscriber, seats: Iterable[int] = ()) -> None:
+        """A client starts receiving every broadcast, proving ``seats`` (again, after another
+        ``hello``: its welcome tells it who is away)."""
         self.subscribers.add(subscriber)
+        self._presence_changes(
+            lambda at: self.presence.connect(subscriber, seats, at), skip=subscriber
+        )
 
     def unwatch(self, subscriber: Subscriber) -> None:
         """A client has gone."""
         self.subscribers.discard(subscriber)
+        self._presence_changes(lambda at: self.presence.disconnect(subscriber, at))
+
+    def hear(self, origin: str, seats: Iterable[int], holds_ms: int) -> None:
+        """Another server process said which seats have a client connected to it (true for
+        ``holds_ms``)."""
+
+        def change(at: int) -> bool:
+            self.presence.hear(origin, seats, at, holds_ms)
+            return False
+
+        self._presence_changes(change, relay=False)
+
+    def expire_presence(self) -> None:
+        """Forget what another server process said of its seats once it no longer holds."""
+
+        def change(at: int) -> bool:
+            self.presence.expire(at)
+            return False
+
+        self._presence_changes(change, relay=False)
+
+    def _presence_changes(
+        self, change: Callable[[int], bool], skip: Subscriber | None = None, relay: bool = True
+    ) -> None:
+        """Apply a change of who is present (``change`` says whether the seats present in
+        this process changed). Watchers of a live game are sent a ``presence`` message when
+        the wait for a claim against the player to move starts, stops or starts again (not
+        for every coming and going); the other processes hear of every change of the seats
+        present here."""
+        at = clocks.now_ms()
+        before = self._claim_from(at)
+        here_changed = change(at)
+        live = self.meta.status == LIVE
+        if live and self._claim_from(at) != before:
+            text = to_json(self.presence_message(at))
+            for subscriber in list(self.subscribers):
+                if subscriber is not skip:
+                    subscriber.send(text)
+        if relay and here_changed and self.relay is not None and self.meta.status in (OPEN, LIVE):
+            sync = {"here": sorted(self.presence.here)}
+            self.relay(self.id, self.game.ply, sync, to_json(self.presence_message(at)))
+
+    def _claim_from(self, at: int) -> tuple[int, int] | None:
+        """The seat to move and when the others may claim the win against it, if they may."""
+        wait = claim_wait(
+            self.meta, self.game, self.presence, self.game.to_move, at, self.claim_after_ms
+        )
+        return None if isinstance(wait, str) else (self.game.to_move, at + wait)
 
     def relay_through(self, relay: Relay | None) -> None:
         """Pass every broadcast on to the other server processes through ``relay``."""
         self.relay = relay
+
+    def claims_after(self, seconds: float) -> None:
+        """Let the others claim the win against a person gone ``seconds`` on their turn."""
+        self.claim_after_ms = round(seconds * 1000)
 
     def think(self, turn: Coroutine[Any, Any, None]) -> None:
         """Run an AI seat's turn as the room's one AI task (the caller checked ``thinking``)."""
@@ -244,10 +337,12 @@ class Room:
         return state_view(self.meta, rebuild(self.meta, moves), self.game.ply, live=False)
 
     def public_record(self) -> dict[str, Any]:
-        """The record to download: whole once finished; while the game runs, the deck is cut
-        to the tiles already drawn, since the order of the rest is hidden."""
+        """The record to download, saying whether the game is rated: whole once finished;
+        while the game runs, the deck is cut to the tiles already drawn, since the order of
+        the rest is hidden."""
         record = self.record()
         record["result"] = None if self.game.result is None else self.game.result.to_json()
+        record["rated"] = self.meta.rated
         if self.meta.status != FINISHED:
             seen = len(self.meta.deck) - self.game.tiles_left
             record["deck"] = self.meta.deck[:seen]

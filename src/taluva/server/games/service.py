@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, TypeVar
 
 from taluva.ai.levels import LEVELS
@@ -30,9 +30,11 @@ from taluva.server.games.lifecycle import Lifecycle
 from taluva.server.games.play import Moves
 from taluva.server.games.registry import Rooms
 from taluva.server.games.room import Room
+from taluva.server.games.view import summary_view
 from taluva.server.players.accounts import Account
 from taluva.server.players.names import clean_name
-from taluva.server.players.standings import rated_seats, settle
+from taluva.server.players.ratings import ratings_of
+from taluva.server.players.standings import settle, subject_of
 from taluva.server.storage.checkpoints import Checkpoints
 from taluva.server.storage.database import Database
 from taluva.server.storage.store import (
@@ -68,7 +70,7 @@ class GameService:
         """Where the AI's work runs (the worker pool; a stand-in in tests)."""
         self.chances = WinChances(self.ai, settings.win_chance_iterations)
         """The win-chance bar's answers (``taluva.server.games.chances``)."""
-        self.registry = Rooms(self.database, settings.finished_cache)
+        self.registry = Rooms(self.database, settings.finished_cache, settings.claim_after)
         """The rooms this process holds (``taluva.server.games.registry``)."""
         self.seat_guards: list[Callable[[Room, int], Awaitable[None]]] = []
         """Checks ``join`` makes before giving a seat away; each refuses with an ApiError."""
@@ -179,6 +181,7 @@ class GameService:
             stamp=stamp,
         )
         host_token = self.lifecycle.prepare(meta, request.get("clock"), account_id)
+        meta.rated = rated_choice(request.get("rated"), meta)
         if all(seat.kind == "ai" for seat in seats):
             # counted and stored as one step, so two requests at once cannot both take the
             # last game of a quota in this process
@@ -190,6 +193,14 @@ class GameService:
         room = Room(meta, game, host_token=host_token)
         self.registry.changed(room)
         return room, tokens
+
+    async def summaries(self, games: Iterable[StoredGame]) -> list[dict[str, Any]]:
+        """The lobby entries of ``games``, each seat with its holder's rating."""
+        games = list(games)
+        subjects = {subject_of(seat) for game in games for seat in game.seats}
+        subjects.discard(None)
+        ratings = await self.db(ratings_of, self.store.engine, subjects)
+        return [summary_view(game, ratings) for game in games]
 
     async def join(
         self, game_id: str, seat: int, name: Any, account: Account | None = None
@@ -214,6 +225,13 @@ class GameService:
             owner = account
             if owner is not None and room.seats_of_account(owner):
                 owner = None
+            if owner is None and room.meta.rated:
+                raise ApiError(
+                    403,
+                    "rated-account",
+                    "a seat of a rated game is taken by a signed-in player who holds no "
+                    "other seat of it",
+                )
             if owner is not None:
                 clean = owner.name
             owner_id = None if owner is None else owner.id
@@ -235,7 +253,7 @@ class GameService:
     async def hint(self, room: Room, seats: set[int]) -> dict[str, Any]:
         """The AI's suggestion for the player to move, if this game allows hints: never in a
         rated game, where it would help a player against a rating."""
-        if rated_seats(room.meta.seats) is not None:
+        if room.meta.rated:
             raise ApiError(403, "rated", "hints are not given in rated games")
         if not room.meta.hints:
             raise ApiError(403, "hints-off", "hints are turned off in this game")
@@ -251,6 +269,28 @@ class GameService:
         except ImportError:
             raise ApiError(503, "unavailable", "the AI is not installed on this server") from None
         return {"type": "hint", "ply": game.ply, "move": move, "value": round(value, 3)}
+
+
+def rated_choice(requested: Any, meta: StoredGame) -> bool:
+    """Whether a new game is rated: as ``requested`` (true, false, or None for "rated when it
+    can be"); ApiError 422 ``not-rateable`` saying why when true is asked of a game that
+    cannot be. A rated game has a clock, a person at the table, and every seat an AI level,
+    a free seat or a signed-in player's only seat."""
+    if requested is not None and not isinstance(requested, bool):
+        raise ApiError(422, "bad-request", "rated must be true, false or left out")
+    taken = [seat for seat in meta.seats if seat.taken]
+    why = None
+    if meta.clock is None:
+        why = "a rated game needs a clock (real-time or turn-based)"
+    elif not any(seat.kind == "human" for seat in meta.seats):
+        why = "a rated game needs a person at the table"
+    elif any(seat.account_id is None for seat in taken if seat.kind == "human"):
+        why = "a rated game's seats are taken by signed-in players, one seat each"
+    if why is None:
+        return requested is not False
+    if requested:
+        raise ApiError(422, "not-rateable", why)
+    return False
 
 
 def _strings(value: Any, what: str) -> list[str]:

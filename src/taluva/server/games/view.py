@@ -7,7 +7,7 @@ board zone) is read only when the engine offers it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from taluva.engine.errors import IllegalMove
@@ -19,7 +19,8 @@ from taluva.engine.outcome import PLACE_NAMES
 from taluva.engine.position import Phase
 from taluva.engine.tiles import TERRAIN_NAMES
 from taluva.server.games import clocks
-from taluva.server.players.standings import rated_seats
+from taluva.server.players.ratings import Rated, Shown
+from taluva.server.players.standings import subject_of
 from taluva.server.storage.store import StoredGame, StoredSeat, utc
 
 
@@ -88,9 +89,26 @@ def players_view(meta: StoredGame, game: Game) -> list[dict[str, Any]]:
             "destroyed": game.destroyed_huts(seat.seat),
             "eliminated": seat.seat in out,
             "left": left.get(seat.seat),
+            **PRESENT,
         }
         for seat in meta.seats
     ]
+
+
+PRESENT: dict[str, Any] = {"claim_in_ms": None}
+"""A seat's presence field when no claim against it can come: set as a state is sent
+(``with_presence``)."""
+
+
+def with_presence(players: list[dict[str, Any]], claims: Mapping[int, int]) -> list[dict[str, Any]]:
+    """``players`` (of ``players_view``) with the wait before the others may claim the win
+    against each seat (``claim_in_ms``, milliseconds from now; None when none can come)."""
+    return [{**player, "claim_in_ms": claims.get(player["seat"])} for player in players]
+
+
+def presence_entries(seats: int, claims: Mapping[int, int]) -> list[dict[str, Any]]:
+    """One ``{"seat", "claim_in_ms"}`` a seat: the ``presence`` message's list."""
+    return [{"seat": seat, "claim_in_ms": claims.get(seat)} for seat in range(seats)]
 
 
 def result_view(game: Game) -> dict[str, Any] | None:
@@ -163,7 +181,7 @@ def state_view(
         "zone": zone_view(_optional(game, "zone")),
         "options": game.options,
         "hints": meta.hints,
-        "rated": rated_seats(meta.seats) is not None,
+        "rated": meta.rated,
         "players": players_view(meta, game),
         **board_view(game),
         "moves": move_texts(game.moves),
@@ -208,8 +226,9 @@ def review_view(review: dict[str, Any], game: Game) -> dict[str, Any]:
     return {**review, "moves": moves}
 
 
-def summary_view(game: StoredGame) -> dict[str, Any]:
-    """A lobby entry: enough to list the game and offer its free seats."""
+def summary_view(game: StoredGame, ratings: Mapping[Rated, Shown] | None = None) -> dict[str, Any]:
+    """A lobby entry: enough to list the game and offer its free seats, with each seated
+    account's or AI level's rating when ``ratings`` holds it."""
     return {
         "id": game.id,
         "name": game.name,
@@ -217,21 +236,28 @@ def summary_view(game: StoredGame) -> dict[str, Any]:
         "ply": game.ply,
         "options": game.options,
         "hints": game.hints,
-        "players": [
-            {
-                "seat": seat.seat,
-                "name": seat.name,
-                "kind": seat.kind,
-                "level": seat_level(seat),
-                "taken": seat.taken,
-                "account_id": seat.account_id,
-            }
-            for seat in game.seats
-        ],
+        "rated": game.rated,
+        "players": [seat_summary(seat, ratings or {}) for seat in game.seats],
         "result": game.result,
         "clock": clocks.rule_view(game.clock),
         "created_at": utc(game.created_at).isoformat(),
         "updated_at": utc(game.updated_at).isoformat(),
+    }
+
+
+def seat_summary(seat: StoredSeat, ratings: Mapping[Rated, Shown]) -> dict[str, Any]:
+    """A seat in a lobby entry: who holds it, and their rating (null when unknown)."""
+    subject = subject_of(seat)
+    shown = ratings.get(subject) if subject is not None else None
+    return {
+        "seat": seat.seat,
+        "name": seat.name,
+        "kind": seat.kind,
+        "level": seat_level(seat),
+        "taken": seat.taken,
+        "account_id": seat.account_id,
+        "rating": None if shown is None else shown.rating,
+        "provisional": None if shown is None else shown.provisional,
     }
 
 

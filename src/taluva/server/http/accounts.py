@@ -18,8 +18,7 @@ from starlette.concurrency import run_in_threadpool
 
 from taluva.server.errors import ApiError
 from taluva.server.games.service import GameService
-from taluva.server.games.view import summary_view
-from taluva.server.http.deps import SiteDep, address_of, refusal, take_or_refuse
+from taluva.server.http.deps import RoomDep, SiteDep, address_of, refusal, take_or_refuse
 from taluva.server.http.messages import Strict
 from taluva.server.http.site import Site
 from taluva.server.players.accounts import (
@@ -35,8 +34,13 @@ from taluva.server.players.accounts import (
     check_password,
     name_key,
 )
-from taluva.server.players.profiles import games_of_account, leaderboard, profile
-from taluva.server.storage.store import LIVE
+from taluva.server.players.profiles import (
+    game_ratings,
+    games_of_account,
+    leaderboard,
+    profile,
+)
+from taluva.server.storage.store import FINISHED, LIVE
 
 MY_GAMES = 100
 """The most games "My games" lists."""
@@ -150,10 +154,13 @@ async def sign_in(
     stored = None if found is None else found[1]
     matches = await run_in_threadpool(site.passwords.verify, stored, body.password)
     if found is None or not matches:
+        if found is not None:
+            await site.service.db(site.accounts.note_failure, found[0].id)
         raise _refused_credentials()
     account = found[0]
+    failures = await site.service.db(site.accounts.take_failures, account.id)
     await _start_session(site.service, site.accounts, account, request, response)
-    return {"account": account.to_json()}
+    return {"account": account.to_json(), "failed_sign_ins": failures}
 
 
 @router.get("/api/session", summary="Who is signed in (account null for a guest)")
@@ -181,7 +188,13 @@ async def my_games(request: Request, site: SiteDep) -> dict[str, Any]:
         raise ApiError(401, "signed-out", "sign in to see your games")
     service = site.service
     games = await service.db(games_of_account, service.store, account.id, MY_GAMES)
-    return {"games": [await _my_entry(service, game, account) for game in games]}
+    entries = await service.summaries(games)
+    return {
+        "games": [
+            await _my_entry(service, game, entry, account)
+            for game, entry in zip(games, entries, strict=True)
+        ]
+    }
 
 
 @router.get(
@@ -199,17 +212,30 @@ async def player(account_id: Annotated[int, Path(ge=1)], site: SiteDep) -> dict[
 async def ranking(
     site: SiteDep, limit: Annotated[int, Query(ge=1, le=500)] = 100
 ) -> dict[str, Any]:
-    return {"players": await site.service.db(leaderboard, site.service.store.engine, limit)}
+    return await site.service.db(leaderboard, site.service.store.engine, limit)
+
+
+@router.get(
+    "/api/games/{game_id}/ratings",
+    summary="Each seat's rating before and after a finished rated game",
+)
+async def ratings_of_game(room: RoomDep, site: SiteDep) -> dict[str, Any]:
+    meta = room.meta
+    if meta.status != FINISHED:
+        raise ApiError(409, "not-finished", f"game {meta.id} is not over yet")
+    seats = await site.service.db(game_ratings, site.service.store.engine, meta.id)
+    return {"rated": meta.rated, "seats": seats}
 
 
 def _lifetime() -> timedelta:
     return timedelta(days=SESSION_DAYS)
 
 
-async def _my_entry(service: GameService, game: Any, account: Account) -> dict[str, Any]:
-    """A "My games" entry: the lobby entry, the account's seat, whose turn it is (seat or
-    None) and whether that is the account's."""
-    entry = summary_view(game)
+async def _my_entry(
+    service: GameService, game: Any, entry: dict[str, Any], account: Account
+) -> dict[str, Any]:
+    """A "My games" entry: the lobby entry ``entry``, the account's seat, whose turn it is
+    (seat or None) and whether that is the account's."""
     seat = next(s.seat for s in game.seats if s.account_id == account.id)
     to_move = None
     if game.status == LIVE:

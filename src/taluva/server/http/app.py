@@ -13,7 +13,20 @@ from fastapi import FastAPI
 import taluva
 from taluva.server.config import Settings
 from taluva.server.games.service import GameService
-from taluva.server.http import accounts, chat, errors, games, lobby, pages, rematch, reviews, ws
+from taluva.server.http import (
+    accounts,
+    challenges,
+    chat,
+    errors,
+    games,
+    inbox,
+    lobby,
+    pages,
+    rematch,
+    reviews,
+    seeks,
+    ws,
+)
 from taluva.server.http.guard import GuardMiddleware
 from taluva.server.http.site import Site
 from taluva.server.limits import TrustedProxies
@@ -25,6 +38,9 @@ ROUTERS = (
     rematch.router,
     reviews.router,
     accounts.router,
+    seeks.router,
+    challenges.router,
+    inbox.router,
     ws.router,
     pages.router,
 )

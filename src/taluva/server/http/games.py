@@ -1,5 +1,6 @@
-"""A game's routes: playing a move, resigning, cancelling, the replay, explanations, hints and
-the record. Every one names its game in the path; seats are proven by bearer tokens."""
+"""A game's routes: playing a move, resigning, claiming the win, cancelling, the replay,
+explanations, hints and the record. Every one names its game in the path; seats are proven by
+bearer tokens."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from fastapi import APIRouter, Query, Request, Response
 
 from taluva.server.games.room import MOVE_TEXT_CHARS
 from taluva.server.http.deps import LIMITED, Authorization, RoomDep, SiteDep, bearer, seats_of
-from taluva.server.http.messages import MoveRequest, ResignRequest
+from taluva.server.http.messages import ClaimRequest, MoveRequest, ResignRequest
 from taluva.server.players.accounts import account_of
 
 router = APIRouter()
@@ -43,6 +44,23 @@ async def resign(
     seats = seats_of(room, authorization)
     seat = None if body is None else body.seat
     message = await site.service.lifecycle.resign(room, seats, seat)
+    return {"seat": message["seat"], "reason": message["reason"], "state": message["state"]}
+
+
+@router.post(
+    "/api/games/{game_id}/claim",
+    dependencies=LIMITED,
+    summary="Claim the win against a player gone on their turn (seat token): they are out",
+)
+async def claim(
+    room: RoomDep,
+    site: SiteDep,
+    body: ClaimRequest | None = None,
+    authorization: Authorization = None,
+) -> dict[str, Any]:
+    seats = seats_of(room, authorization)
+    seat = None if body is None else body.seat
+    message = await site.service.lifecycle.claim(room, seats, seat)
     return {"seat": message["seat"], "reason": message["reason"], "state": message["state"]}
 
 

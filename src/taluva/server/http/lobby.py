@@ -17,11 +17,13 @@ from taluva.engine.options import (
 from taluva.render import style
 from taluva.server.games import clocks
 from taluva.server.games.lifecycle import ABORT_TURNS
+from taluva.server.games.seeks import seeks_config
 from taluva.server.games.view import summary_view
 from taluva.server.http.deps import LIMITED, RoomDep, SiteDep, address_of, take_or_refuse
 from taluva.server.http.messages import CreateGameRequest, JoinRequest
 from taluva.server.http.site import Site
 from taluva.server.players.accounts import account_of, named_for
+from taluva.server.players.ratings import PROVISIONAL_GAMES, RATING_BASE
 from taluva.server.storage.store import STATUSES
 
 router = APIRouter()
@@ -54,7 +56,10 @@ def lobby_config(site: Site) -> dict[str, Any]:
         "house_rules": list(HOUSE_RULES),
         "hint_level": site.settings.hint_level,
         "idle_after": site.settings.idle_after,
+        "claim_after": site.settings.claim_after,
         "abort_turns": ABORT_TURNS,
+        "rating_base": RATING_BASE,
+        "provisional_games": PROVISIONAL_GAMES,
         "limits": {
             "ws_message_bytes": limits.ws_message_bytes,
             "ws_rate": limits.ws_rate,
@@ -70,6 +75,7 @@ def lobby_config(site: Site) -> dict[str, Any]:
         },
         "style": drawing_rules(),
         "clocks": [dict(preset) for preset in clocks.PRESETS],
+        "seeks": seeks_config(),
     }
 
 
@@ -89,7 +95,7 @@ async def list_games(
     assert status in STATUSES
     service = site.service
     games = await service.db(service.store.list_games, status, limit)
-    return {"games": [summary_view(game) for game in games]}
+    return {"games": await service.summaries(games)}
 
 
 @router.post(
@@ -114,8 +120,9 @@ async def create_game(body: CreateGameRequest, request: Request, site: SiteDep) 
 
 
 @router.get("/api/games/{game_id}", summary="A game's lobby entry and current state")
-async def get_game(room: RoomDep) -> dict[str, Any]:
-    return {"game": summary_view(room.meta), "state": room.state()}
+async def get_game(room: RoomDep, site: SiteDep) -> dict[str, Any]:
+    [summary] = await site.service.summaries([room.meta])
+    return {"game": summary, "state": room.state()}
 
 
 @router.post(

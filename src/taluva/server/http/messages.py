@@ -159,6 +159,11 @@ class CreateGameRequest(Strict):
     )
     hints: bool = Field(default=True, description="whether players may ask the AI for a hint")
     clock: ClockRequest | None = Field(default=None, description="no clock when left out")
+    rated: bool | None = Field(
+        default=None,
+        description="rated or casual; left out: rated when it can be (a clock, a signed-in "
+        "creator, every seat an account's only seat, a free seat or an AI level)",
+    )
 
 
 class JoinRequest(Strict):
@@ -225,6 +230,18 @@ class ResignRequest(Strict):
     seat: int | None = None
 
 
+class Claim(Strict):
+    """Claim the win against ``seat`` (by default the seat to move), gone on their turn."""
+
+    seat: int | None = None
+
+
+class ClaimRequest(Strict):
+    """Claiming over HTTP: against the seat to move, or ``seat``."""
+
+    seat: int | None = None
+
+
 class ReviewRequest(Strict):
     """Asking for a finished game's review: nothing to say (the body may be left out)."""
 
@@ -257,6 +274,7 @@ CLIENT_MESSAGES: dict[str, type[Strict]] = {
     "resign": Resign,
     "cancel": Cancel,
     "abort": Abort,
+    "claim": Claim,
     "chat": ChatSay,
 }
 

@@ -33,6 +33,7 @@ from taluva.server.http.messages import (
     Cancel,
     Chances,
     ChatSay,
+    Claim,
     Explain,
     Hello,
     Hint,
@@ -277,6 +278,10 @@ async def _dispatch(
         out = await service.lifecycle.resign(room, connection.seats, fields.seat)
         if ref is not None:
             connection.send_json({"type": "accepted", "ref": ref, "seat": out["seat"]})
+    elif isinstance(fields, Claim):
+        out = await service.lifecycle.claim(room, connection.seats, fields.seat)
+        if ref is not None:
+            connection.send_json({"type": "accepted", "ref": ref, "seat": out["seat"]})
     elif isinstance(fields, Abort):
         await service.lifecycle.abort(room, connection.seats)
         if ref is not None:
@@ -294,11 +299,12 @@ async def _dispatch(
 
 
 def _hello(hello: Hello, connection: Connection, room: Room) -> dict[str, Any]:
-    """Subscribe the connection with the seats its tokens prove; return its welcome."""
+    """Subscribe the connection with the seats its tokens prove (the others hear if that
+    changes who is away); return its welcome."""
     seats, unknown = room.seats_for(hello.tokens)
     seats |= room.seats_of_account(connection.account)
     connection.seats = seats
-    room.watch(connection)
+    room.watch(connection, seats)
     welcome: dict[str, Any] = {
         "type": "welcome",
         "seats": sorted(seats),

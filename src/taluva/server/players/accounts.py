@@ -18,7 +18,7 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import Engine, delete, insert, select
+from sqlalchemy import Engine, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from starlette.requests import HTTPConnection
 
@@ -226,6 +226,30 @@ class AccountStore:
                 {"token_hash": token_digest(token), "account_id": account.id, "created_at": now()},
             )
         return token
+
+    def note_failure(self, account_id: int) -> None:
+        """Count a wrong password given for an account (told at its next sign-in)."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(_ACCOUNTS)
+                .where(_ACCOUNTS.c.id == account_id)
+                .values(failed_sign_ins=_ACCOUNTS.c.failed_sign_ins + 1)
+            )
+
+    def take_failures(self, account_id: int) -> int:
+        """The wrong passwords given for an account since its last sign-in, counted from
+        zero again (it is signing in now)."""
+        with self.engine.begin() as connection:
+            count = connection.scalar(
+                select(_ACCOUNTS.c.failed_sign_ins)
+                .where(_ACCOUNTS.c.id == account_id)
+                .with_for_update()
+            )
+            if count:
+                connection.execute(
+                    update(_ACCOUNTS).where(_ACCOUNTS.c.id == account_id).values(failed_sign_ins=0)
+                )
+        return int(count or 0)
 
     def knows_device(self, name: str, token: str) -> bool:
         """Whether the browser holding device ``token`` has signed in to the account of

@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, and_, case, func, select
 
-from taluva.server.players.ratings import shown
+from taluva.server.players.ratings import PROVISIONAL_GAMES, provisional, shown
 from taluva.server.players.standings import TILES_REASONS, VICTORY_REASONS
 from taluva.server.storage.models import (
     AccountRow,
@@ -50,8 +50,10 @@ def games_of_account(store: Store, account_id: int, limit: int) -> list[StoredGa
 
 
 def _rating_view(row: Any) -> dict[str, Any]:
+    """A rating as people see it (docs/server-api.md, "Ratings"), with the model's numbers."""
     return {
-        "rating": shown(row.mu, row.sigma),
+        "rating": shown(row.mu),
+        "provisional": provisional(row.games),
         "mu": round(row.mu, 3),
         "sigma": round(row.sigma, 3),
         "games": row.games,
@@ -131,7 +133,7 @@ def _history(connection: Connection, rating_id: int) -> list[dict[str, Any]]:
         .limit(HISTORY_POINTS)
     ).all()
     return [
-        {"game": p.game_id, "at": p.created_at.isoformat(), "rating": shown(p.mu, p.sigma)}
+        {"game": p.game_id, "at": p.created_at.isoformat(), "rating": shown(p.mu)}
         for p in reversed(points)
     ]
 
@@ -169,40 +171,95 @@ def _recent(connection: Connection, account_id: int) -> list[dict[str, Any]]:
     ]
 
 
-def leaderboard(engine: Engine, limit: int) -> list[dict[str, Any]]:
-    """The ``limit`` best rated accounts and AI levels, best first (by the rating people
-    see, then by ``mu``), each with its rank, name, rating and rated games."""
+def leaderboard(engine: Engine, limit: int) -> dict[str, list[dict[str, Any]]]:
+    """The ``limit`` best rated accounts and AI levels by the rating people see, in two
+    lists: ``players``, ranked, with at least ``PROVISIONAL_GAMES`` rated games, and
+    ``provisional``, unranked, with fewer (each up to ``limit``)."""
+    columns = (
+        _RATINGS.c.account_id,
+        _RATINGS.c.ai,
+        _RATINGS.c.mu,
+        _RATINGS.c.sigma,
+        _RATINGS.c.games,
+        _ACCOUNTS.c.name,
+    )
+    base = select(*columns).select_from(
+        _RATINGS.outerjoin(_ACCOUNTS, _ACCOUNTS.c.id == _RATINGS.c.account_id)
+    )
+    order = (_RATINGS.c.mu.desc(), _RATINGS.c.sigma, _RATINGS.c.id)
+    with engine.connect() as connection:
+        ranked = connection.execute(
+            base.where(_RATINGS.c.games >= PROVISIONAL_GAMES).order_by(*order).limit(limit)
+        ).all()
+        unsure = connection.execute(
+            base.where(_RATINGS.c.games > 0, _RATINGS.c.games < PROVISIONAL_GAMES)
+            .order_by(*order)
+            .limit(limit)
+        ).all()
+    return {
+        "players": [_entry(row, rank) for rank, row in enumerate(ranked, start=1)],
+        "provisional": [_entry(row, None) for row in unsure],
+    }
+
+
+def _entry(row: Any, rank: int | None) -> dict[str, Any]:
+    """One leaderboard line: rank (None while provisional), who, and the rating."""
+    level = _level(row.ai)
+    return {
+        "rank": rank,
+        "kind": "account" if row.account_id is not None else "ai",
+        "id": row.account_id,
+        "level": level,
+        "name": row.name if row.account_id is not None else f"AI level {level}",
+        **_rating_view(row),
+    }
+
+
+def game_ratings(engine: Engine, game_id: str) -> list[dict[str, Any]]:
+    """Each seat's rating before and after a finished rated game, in seat order (empty for a
+    casual or unfinished game): what the end screen shows as "Ana 1512 → 1527, +15". An AI
+    level that held several seats is listed at each of them."""
     with engine.connect() as connection:
         rows = connection.execute(
             select(
-                _RATINGS.c.account_id,
-                _RATINGS.c.ai,
-                _RATINGS.c.mu,
-                _RATINGS.c.sigma,
+                _SEATS.c.seat,
+                _SEATS.c.name,
+                _CHANGES.c.mu,
+                _CHANGES.c.mu_before,
                 _RATINGS.c.games,
-                _ACCOUNTS.c.name,
             )
-            .select_from(_RATINGS.outerjoin(_ACCOUNTS, _ACCOUNTS.c.id == _RATINGS.c.account_id))
-            .where(_RATINGS.c.games > 0)
-            .order_by(
-                (_RATINGS.c.mu - 3 * _RATINGS.c.sigma).desc(), _RATINGS.c.mu.desc(), _RATINGS.c.id
+            .select_from(
+                _SEATS.join(
+                    _RATINGS,
+                    (
+                        (_SEATS.c.account_id.is_not(None))
+                        & (_RATINGS.c.account_id == _SEATS.c.account_id)
+                    )
+                    | ((_SEATS.c.account_id.is_(None)) & (_RATINGS.c.ai == _SEATS.c.ai)),
+                ).join(
+                    _CHANGES,
+                    (_CHANGES.c.rating_id == _RATINGS.c.id)
+                    & (_CHANGES.c.game_id == _SEATS.c.game_id),
+                )
             )
-            .limit(limit)
+            .where(_SEATS.c.game_id == game_id)
+            .order_by(_SEATS.c.seat)
         ).all()
-    entries = []
-    for rank, row in enumerate(rows, start=1):
-        level = _level(row.ai)
-        entries.append(
+    seats = []
+    for row in rows:
+        before = shown(row.mu_before) if row.mu_before is not None else None
+        after = shown(row.mu)
+        seats.append(
             {
-                "rank": rank,
-                "kind": "account" if row.account_id is not None else "ai",
-                "id": row.account_id,
-                "level": level,
-                "name": row.name if row.account_id is not None else f"AI level {level}",
-                **_rating_view(row),
+                "seat": row.seat,
+                "name": row.name,
+                "before": before,
+                "after": after,
+                "change": None if before is None else after - before,
+                "provisional": provisional(row.games),
             }
         )
-    return entries
+    return seats
 
 
 def _level(ai: str | None) -> int | None:

@@ -8,12 +8,13 @@ the game's result, so a rating changes exactly when a result is stored.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any, Final
 
 from openskill.models import PlackettLuce
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, Engine, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from taluva.server.storage.models import Base, RatingChangeRow, RatingRow
@@ -33,14 +34,32 @@ class Rated:
     ai: str | None = None
 
 
-def shown(mu: float, sigma: float) -> float:
-    """The rating people see: openskill's ordinal ``mu - 3 sigma`` (0 for a new player, and
-    it only rises much once the rating is sure), to one decimal.
+RATING_BASE: Final = 1500
+"""The displayed rating of a new player (openskill's starting ``mu``)."""
+RATING_SCALE: Final = 48
+"""Displayed points per unit of ``mu``. One ``beta`` (25/6) of skill gives the stronger of two
+players about a 76% chance to win, which the Elo scale chess players know calls 200 points:
+200 / (25/6) = 48."""
+PROVISIONAL_GAMES: Final = 5
+"""A rating is provisional (shown with "?", ranked apart) until this many rated games."""
 
-    >>> shown(25.0, 25 / 3), shown(30.0, 2.0)
-    (0.0, 24.0)
+
+def shown(mu: float) -> int:
+    """The rating people see: ``1500 + 48 (mu - 25)``, rounded; a new player has 1500.
+
+    >>> shown(25.0), shown(30.0), shown(20.0)
+    (1500, 1740, 1260)
     """
-    return round(mu - 3 * sigma, 1)
+    return round(RATING_BASE + RATING_SCALE * (mu - MODEL.mu))
+
+
+def provisional(games: int) -> bool:
+    """Whether a rating after ``games`` rated games is still provisional.
+
+    >>> provisional(0), provisional(PROVISIONAL_GAMES)
+    (True, False)
+    """
+    return games < PROVISIONAL_GAMES
 
 
 def updated(
@@ -56,6 +75,43 @@ def updated(
     teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in before]
     rated = MODEL.rate(teams, ranks=[float(place) for place in places])
     return [(float(team[0].mu), float(team[0].sigma)) for team in rated]
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A rating as people see it: the number and whether it is still provisional."""
+
+    rating: int
+    provisional: bool
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``rating`` and ``provisional`` keys of a seat or player in the API."""
+        return {"rating": self.rating, "provisional": self.provisional}
+
+
+NEW = Shown(shown(MODEL.mu), provisional(0))
+"""The rating of a player with no rated game yet."""
+
+
+def ratings_of(engine: Engine, subjects: Iterable[Rated]) -> dict[Rated, Shown]:
+    """The shown rating of each subject (accounts and AI levels); those with no rated game
+    yet get ``NEW``."""
+    wanted = set(subjects)
+    accounts = [s.account_id for s in wanted if s.account_id is not None]
+    ais = [s.ai for s in wanted if s.account_id is None and s.ai]
+    found = dict.fromkeys(wanted, NEW)
+    if not accounts and not ais:
+        return found
+    with engine.connect() as connection:
+        rows = connection.execute(
+            select(_RATINGS.c.account_id, _RATINGS.c.ai, _RATINGS.c.mu, _RATINGS.c.games).where(
+                or_(_RATINGS.c.account_id.in_(accounts), _RATINGS.c.ai.in_(ais))
+            )
+        ).all()
+    for row in rows:
+        subject = Rated(account_id=row.account_id) if row.account_id else Rated(ai=row.ai)
+        found[subject] = Shown(shown(row.mu), provisional(row.games))
+    return found
 
 
 def _lock_order(subject: Rated) -> tuple[bool, int, str]:
@@ -132,6 +188,8 @@ def rate_game(
                 "game_id": game_id,
                 "mu": mu,
                 "sigma": sigma,
+                "mu_before": row.mu,
+                "sigma_before": row.sigma,
                 "created_at": stamp,
             },
         )

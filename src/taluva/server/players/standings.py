@@ -99,15 +99,18 @@ def places_of(result: dict[str, Any], seats: int) -> list[int] | None:
 def rated_seats(seats: Sequence[Any]) -> list[Rated] | None:
     """Who each seat is for rating, if every seat is an account or an AI level; else None
     (a guest's seat makes the game unrated)."""
-    out = []
-    for seat in seats:
-        if seat.account_id is not None:
-            out.append(Rated(account_id=seat.account_id))
-        elif seat.kind == "ai" and seat.ai:
-            out.append(Rated(ai=seat.ai))
-        else:
-            return None
-    return out
+    out = [subject_of(seat) for seat in seats]
+    return None if None in out else out  # type: ignore[return-value]
+
+
+def subject_of(seat: Any) -> Rated | None:
+    """Who a seat is for rating: its account, or its AI level; None for a guest or a free
+    seat."""
+    if seat.account_id is not None:
+        return Rated(account_id=seat.account_id)
+    if seat.kind == "ai" and seat.ai:
+        return Rated(ai=seat.ai)
+    return None
 
 
 def _replay(connection: Connection, game_id: str, names: list[str]) -> Game | None:
@@ -143,9 +146,10 @@ def settle(
     connection: Connection, game_id: str, result: dict[str, Any], game: Game | None = None
 ) -> None:
     """Store what game ``game_id`` leaves behind now that it ended with ``result``: each
-    seat's place and statistics and, when every seat is an account or an AI level, the
-    new ratings. ``game`` is the game as it ended, if the caller holds it: the statistics
-    are then taken from it instead of a game replayed from the stored moves.
+    seat's place and statistics and, when the game was created rated (every seat then an
+    account or an AI level), the new ratings. ``game`` is the game as it ended, if the
+    caller holds it: the statistics are then taken from it instead of a game replayed from
+    the stored moves.
 
     Runs inside the caller's transaction (``connection`` is in a ``begin()`` block, the
     game's moves and result already written); the caller commits or rolls back. Settling a
@@ -167,7 +171,8 @@ def settle(
     stats: list[SeatStats | None] = [None] * len(seats)
     if game is not None:
         stats = list(replay_stats(game))
-    rated = rated_seats(seats)
+    chosen = connection.scalar(select(_GAMES.c.rated).where(_GAMES.c.id == game_id))
+    rated = rated_seats(seats) if chosen else None
     stamp = datetime.now(UTC)
     connection.execute(
         insert(_STATS),

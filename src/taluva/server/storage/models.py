@@ -30,6 +30,8 @@ class GameRow(Base):
     deck: Mapped[list[str]] = mapped_column(JSON)
     doubles: Mapped[list[str]] = mapped_column(JSON)
     hints: Mapped[bool] = mapped_column(default=True)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Rated (chosen at creation; every seat then an account or an AI level) or casual."""
     ply: Mapped[int] = mapped_column(Integer, default=0)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
@@ -120,6 +122,8 @@ class AccountRow(Base):
     name_key: Mapped[str] = mapped_column(String(320), unique=True)
     password_hash: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    failed_sign_ins: Mapped[int] = mapped_column(Integer, default=0)
+    """Wrong passwords given for this name since its last sign-in (told at the next one)."""
 
 
 class SessionRow(Base):
@@ -177,6 +181,9 @@ class RatingChangeRow(Base):
     )
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
+    mu_before: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """The rating before this game (None for changes stored before it was kept)."""
+    sigma_before: Mapped[float | None] = mapped_column(Float, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
@@ -219,3 +226,52 @@ class ReviewRow(Base):
     iterations: Mapped[int] = mapped_column(Integer)
     review: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SeekRow(Base):
+    """A signed-in player's wish for a game, in the lobby (``games.seeks``): a seek posted
+    (``host_id`` None) or a place another player took in one (``host_id`` its id). The group
+    starts a game once it has as many players as the seek's ``setup`` asks for."""
+
+    __tablename__ = "seeks"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    host_id: Mapped[int | None] = mapped_column(
+        ForeignKey("seeks.id", ondelete="CASCADE"), nullable=True, index=True
+    )
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    setup: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """Players, rated, clock and options of the game wished for."""
+    setup_key: Mapped[str] = mapped_column(String(64), index=True)
+    """SHA-256 of the setup's canonical JSON: equal setups match."""
+    rating_range: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    game_id: Mapped[str | None] = mapped_column(
+        String(16), ForeignKey("games.id", ondelete="SET NULL"), nullable=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    """When the player's browser last asked after it: a seek nobody asks after expires."""
+
+
+class ChallengeRow(Base):
+    """One player's challenge to another to a game of ``setup`` (``games.challenges``)."""
+
+    __tablename__ = "challenges"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    from_account: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    to_account: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    setup: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16))
+    game_id: Mapped[str | None] = mapped_column(
+        String(16), ForeignKey("games.id", ondelete="SET NULL"), nullable=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    answered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -142,6 +142,8 @@ class StoredGame:
     """Digest of the token of whoever created the game: the host, who may cancel it."""
     host_account: int | None = None
     """The account that created the game, when signed in."""
+    rated: bool = False
+    """Rated (its result changes ratings) or casual, as chosen when it was created."""
 
     @classmethod
     def starting(
@@ -154,6 +156,7 @@ class StoredGame:
         status: str,
         hints: bool,
         stamp: datetime,
+        rated: bool = False,
     ) -> StoredGame:
         """A game before its first move, with the options, deck and double-hex tiles of a
         game record (``Game.to_record``)."""
@@ -170,6 +173,7 @@ class StoredGame:
             created_at=stamp,
             updated_at=stamp,
             seats=seats,
+            rated=rated,
         )
 
 
@@ -270,6 +274,7 @@ class Store:
                     "deck": game.deck,
                     "doubles": game.doubles,
                     "hints": game.hints,
+                    "rated": game.rated,
                     "ply": 0,
                     "result": None,
                     "created_at": game.created_at,
@@ -420,6 +425,7 @@ class Store:
             deck=list(row.deck),
             doubles=list(row.doubles),
             hints=row.hints,
+            rated=row.rated,
             ply=row.ply,
             result=row.result,
             created_at=row.created_at,
@@ -501,6 +507,7 @@ class Store:
                 deck=[],
                 doubles=list(row.doubles),
                 hints=row.hints,
+                rated=row.rated,
                 ply=row.ply,
                 result=row.result,
                 created_at=row.created_at,

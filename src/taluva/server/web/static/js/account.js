@@ -101,10 +101,17 @@ export class AccountBar {
     submit.disabled = true;
     try {
       const path = mode === "up" ? "/api/accounts" : "/api/session";
-      const { account } = await api("POST", path, { name: name.value, password: password.value });
+      const answer = await api("POST", path, { name: name.value, password: password.value });
+      const account = answer.account;
       close();
       setAccount(account);
-      toast(mode === "up" ? `Welcome, ${account.name}!` : `Signed in as ${account.name}`);
+      const failed = answer.failed_sign_ins || 0;
+      if (failed) {
+        const times = failed === 1 ? "once" : `${failed} times`;
+        toast(`Signed in as ${account.name}. A wrong password was given for this name ${times} since your last sign-in.`, "error");
+      } else {
+        toast(mode === "up" ? `Welcome, ${account.name}!` : `Signed in as ${account.name}`);
+      }
     } catch (error) {
       problem.textContent = error instanceof ApiError ? sentence(error.message) : String(error);
       password.select();

@@ -33,7 +33,7 @@ async function route() {
 // The account views: My games, a player's profile, the leaderboard (null: another page).
 function accountPage(hash) {
   if (hash === "#/my") return { name: "my-games", page: new MyGamesPage(root) };
-  if (hash === "#/leaderboard") return { name: "leaderboard", page: new LeaderboardPage(root) };
+  if (hash === "#/leaderboard") return { name: "leaderboard", page: new LeaderboardPage(root, config) };
   const player = hash.match(/^#\/player\/(\d{1,12})$/);
   return player ? { name: "profile", page: new ProfilePage(root, player[1]) } : null;
 }

@@ -25,6 +25,7 @@ import { BoardInput } from "./boardinput.js";
 import { JoinPanel } from "./join.js";
 import { indexLegal, previewOf } from "./legal.js";
 import { canonicalDouble, doubleFootprint, parseKey, parseMove, tileFootprint, tileTerrains } from "./hex.js";
+import { RatingChanges, kindTag } from "./ratings.js";
 
 export class GamePage {
   constructor(root, gameId, config) {
@@ -83,6 +84,8 @@ export class GamePage {
     this.banner = h("section", { class: "result-banner", role: "status", "aria-live": "polite", "aria-label": "Result" });
     this.boardWrap.append(this.banner, this.toolbar, this.boardHost, this.tooltip, this.buildMenu.node, this.help);
     this.title = h("h2", { class: "game-title" });
+    this.kind = h("span", { class: "game-kind-slot" });
+    this.ratingChanges = new RatingChanges(this.id);
     this.statusLine = h("p", { class: "status-line", role: "status", "aria-live": "polite" });
     this.connection = h("span", { class: "connection" });
     this.tilePanel = new TilePanel(this);
@@ -99,7 +102,7 @@ export class GamePage {
       this.moveInput, this.legalList, h("button", { type: "submit" }, "Play"));
     this.log = h("ol", { class: "log", "aria-label": "Moves" });
     const side = h("aside", { class: "side" },
-      h("div", { class: "head" }, this.title, this.connection),
+      h("div", { class: "head" }, this.title, this.kind, this.connection),
       this.statusLine, this.joinPanel.node, this.tilePanel.node, this.playersBox,
       h("div", { class: "actions" }, this.hintButton, this.replayButton, this.download), this.hintText,
       this.replayer.node, this.moveForm,
@@ -164,6 +167,7 @@ export class GamePage {
         this.chat.reset(message.chat || []);
         this.rematch.offer(message.rematch || null);
         this.setState(message.state);
+        this.replayer.openLinked();
         this.review.resync();
         break;
       case "move":
@@ -173,8 +177,14 @@ export class GamePage {
         this.setState(message.state);
         break;
       case "out":
-        toast(leftInWords(message.state.players[message.seat].name, message.reason));
+        toast(leftInWords(message.state.players[message.seat].name, message.reason, message.claimed));
         this.setState(message.state);
+        break;
+      case "presence":
+        // Who is away now (js/resign.js counts down to a claim against the player to move).
+        if (!this.state) break;
+        this.state = { ...this.state, players: this.state.players.map((p) => ({ ...p, ...message.players[p.seat] })) };
+        this.leave.update(this.state, this.seats);
         break;
       case "explain":
         this.explanations.onMessage(message);
@@ -277,6 +287,10 @@ export class GamePage {
     const s = this.replay ? this.replay.state : this.state;
     if (!s) return;
     this.title.textContent = this.state.name;
+    if (this.kind.dataset.rated !== String(this.state.rated)) {
+      this.kind.dataset.rated = String(this.state.rated);
+      clear(this.kind, kindTag(this.state.rated));
+    }
     this.showConnection();
     const yourMove = this.state.status === "live" && this.seats.includes(this.state.to_move);
     this.signals.update(`${this.state.name} – Taluva`, yourMove);
@@ -292,7 +306,7 @@ export class GamePage {
     this.tilePanel.render(s);
     this.renderPlayers(s);
     this.renderResult(s);
-    this.renderLog(s);
+    this.renderLog();
     this.renderActions();
     this.replayer.render();
     this.review.update(this.state);
@@ -331,11 +345,13 @@ export class GamePage {
 
   renderResult(s) {
     showResult(this.banner, s.result, (seat) => this.board.playerColour(seat));
+    this.ratingChanges.show(s, this.banner);
   }
 
-  renderLog(s) {
+  /** The whole game's moves, in a replay too (the moves after the one shown stay a click away). */
+  renderLog() {
     this.moveLog ??= new MoveLog(this.log, (ply) => this.showReplay(ply));
-    this.moveLog.show(s, this.replay ? this.replay.ply : null, !this.replay);
+    this.moveLog.show(this.state, this.replay ? this.replay.ply : null, !this.replay);
   }
 
   renderActions() {

@@ -5,6 +5,8 @@ import { h, clear, toast } from "./dom.js";
 import { currentAccount } from "./account.js";
 import { clockRule } from "./clock.js";
 import { hosts } from "./resign.js";
+import { kindTag, withRating } from "./ratings.js";
+import { SeeksPanel } from "./seeks.js";
 
 /** The seat choices: people, then every AI level of the server's table (/api/config). */
 function seatChoices(config) {
@@ -34,6 +36,7 @@ export class Lobby {
 
   destroy() {
     clearInterval(this.timer);
+    this.seeks?.destroy();
   }
 
   build() {
@@ -41,8 +44,10 @@ export class Lobby {
     this.gameName = h("input", { id: "game-name", maxlength: 160, placeholder: "e.g. Thursday club", "aria-label": "Game name" });
     this.tiles = h("select", { id: "tiles-per-player", "aria-label": "Tiles per player" });
     this.hints = h("input", { type: "checkbox", id: "hints", checked: true });
-    this.clock = h("select", { id: "clock", "aria-label": "Clock" },
+    this.clock = h("select", { id: "clock", "aria-label": "Clock", onchange: () => this.clockChosen() },
       ...(this.config.clocks || []).map((preset, i) => h("option", { value: i }, preset.label)));
+    this.rated = h("input", { type: "checkbox", id: "rated", onchange: () => this.ratedChosen() });
+    this.ratedNote = h("span", { class: "hint-line", id: "rated-note" });
     const zones = this.config.expansions.filter((e) => e.startsWith("board:"));
     this.zone = h("select", { id: "zone", "aria-label": "Game board zone" },
       h("option", { value: "" }, "No board (unlimited island)"),
@@ -62,6 +67,7 @@ export class Lobby {
       h("fieldset", {}, h("legend", {}, "Options"),
         h("label", { for: "tiles-per-player" }, "Tiles per player"), this.tiles,
         h("label", { for: "clock" }, "Clock"), this.clock,
+        h("label", { class: "check" }, this.rated, "Rated"), this.ratedNote,
         ...(zones.length ? [h("label", { for: "zone" }, "Game board"), this.zone] : []),
         ...this.expansions, ...this.houseRules,
         h("label", { class: "check" }, this.hints, "Allow the AI hint button")),
@@ -75,11 +81,46 @@ export class Lobby {
     clear(this.root, h("div", { class: "lobby" },
       form,
       h("section", { class: "lists" },
+        this.seeksBox = h("div", { class: "finding", id: "finding" }),
         h("h2", {}, "Open games"), h("p", { class: "hint-line" }, "Waiting for players: take a free seat."), this.lists.open,
         h("h2", {}, "Playing now"), this.lists.live,
         h("h2", {}, "Waiting for a move"), h("p", { class: "hint-line" }, "No move for a day or more."), this.lists.idle,
         h("h2", {}, "Finished"), this.lists.finished)));
     this.renderSeats();
+    this.ratedChosen(false);
+    this.seeks = new SeeksPanel(this.seeksBox, this.config, { expansions: EXPANSION_NAMES, houseRules: HOUSE_RULE_NAMES });
+  }
+
+  /** The chosen clock preset (none is a preset too). */
+  preset() {
+    return (this.config.clocks || [])[Number(this.clock.value)];
+  }
+
+  /** A clock chosen: a signed-in player's game with a clock is rated unless they said casual;
+   * no clock makes it casual. */
+  clockChosen() {
+    const timed = this.preset() && this.preset().kind !== "none";
+    if (!timed) this.rated.checked = false;
+    else if (!this.casualChosen && currentAccount()) this.rated.checked = true;
+    this.ratedChosen(false);
+  }
+
+  /** Rated ticked or unticked (`byHand` when the player did it): a rated game needs a clock
+   * (the first real-time preset is chosen if there is none) and a signed-in player, and has
+   * no hints. */
+  ratedChosen(byHand = true) {
+    const signedIn = !!currentAccount();
+    this.rated.disabled = !signedIn;
+    if (!signedIn) this.rated.checked = false;
+    if (byHand && signedIn) this.casualChosen = !this.rated.checked;
+    if (this.rated.checked && (!this.preset() || this.preset().kind === "none")) {
+      const timed = (this.config.clocks || []).findIndex((p) => p.kind === "fischer");
+      if (timed >= 0) this.clock.value = String(timed);
+    }
+    this.hints.disabled = this.rated.checked;
+    this.ratedNote.textContent = !signedIn
+      ? "Sign in to play rated games."
+      : this.rated.checked ? "Ratings change with the result; rated games have a clock and no hints." : "";
   }
 
   renderSeats() {
@@ -122,9 +163,10 @@ export class Lobby {
       tiles_per_player: Number(this.tiles.value || 12),
       expansions,
       house_rules: [...this.root.querySelectorAll(".house-rule:checked")].map((e) => e.value),
-      hints: this.hints.checked,
+      hints: this.hints.checked && !this.rated.checked,
+      rated: this.rated.checked,
     };
-    const preset = (this.config.clocks || [])[Number(this.clock.value)];
+    const preset = this.preset();
     if (preset && preset.kind !== "none") {
       const { label, ...clock } = preset;
       body.clock = clock;
@@ -167,12 +209,12 @@ export class Lobby {
     }
     const mine = tokens.all();
     clear(list, ...games.map((g) => {
-      const players = g.players.map((p) => (p.taken ? p.name : "(free)")).join(", ");
+      const players = g.players.map(withRating).join(", ");
       const options = [...g.options.expansions, ...g.options.house_rules].join(", ");
       const label = status === "finished" ? "Replay" : mine[g.id] ? "Continue" : status === "open" ? "Join" : "Watch";
       return h("li", { class: "game-entry", "data-game": g.id },
         h("a", { href: `#/game/${encodeURIComponent(g.id)}`, class: "button" }, label),
-        h("span", { class: "game-name" }, g.name),
+        h("span", { class: "game-name" }, g.name, " ", kindTag(g.rated)),
         h("span", { class: "game-players" }, players),
         h("span", { class: "game-meta" }, `${g.ply} moves${options ? " · " + options : ""}${g.clock ? " · " + clockRule(g.clock) : ""}`));
     }));

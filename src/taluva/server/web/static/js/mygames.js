@@ -1,9 +1,11 @@
 // "My games": the signed-in player's open, live and finished games on any device, with whose
-// turn it is ("Your move" when it is theirs).
+// turn it is ("Your move" when it is theirs), and the rematches others offer them (their old
+// seat kept free for them until they take it, so it is not yet one of their games).
 
-import { api } from "./api.js";
+import { ApiError, api } from "./api.js";
 import { currentAccount } from "./account.js";
-import { h, clear } from "./dom.js";
+import { h, clear, toast } from "./dom.js";
+import { takeRematch } from "./inbox.js";
 
 const SECTIONS = [
   ["live", "Playing"],
@@ -51,10 +53,12 @@ export class MyGamesPage {
       return;
     }
     try {
-      const { games } = await api("GET", "/api/my/games");
+      const [{ games }, { rematches }] = await Promise.all([api("GET", "/api/my/games"), api("GET", "/api/my/inbox")]);
       const waiting = games.filter((g) => g.your_move).length;
       this.status.textContent = waiting ? `Your move in ${waiting} game${waiting > 1 ? "s" : ""}.` : "";
       for (const [status] of SECTIONS) this.render(status, games.filter((g) => g.status === status));
+      if (rematches.length) this.lists.open.querySelector(".empty")?.remove();
+      this.lists.open.prepend(...rematches.map((r) => this.offer(r)));
     } catch (error) {
       this.status.textContent = `Cannot load your games: ${error.message}`;
     }
@@ -77,8 +81,29 @@ export class MyGamesPage {
     }));
   }
 
+  /** A rematch offered to this player: who offers it, and one click to take their seat. */
+  offer(rematch) {
+    const play = h("button", { type: "button", class: "button primary", onclick: async () => {
+      play.disabled = true;
+      try {
+        location.hash = `#/game/${encodeURIComponent(await takeRematch(rematch))}`;
+      } catch (error) {
+        play.disabled = false;
+        toast(error instanceof ApiError ? error.message : String(error), "error");
+      }
+    } }, "Play");
+    return h("li", { class: "game-entry rematch-offer", "data-game": rematch.game },
+      play,
+      h("span", { class: "game-name" }, rematch.name),
+      h("span", { class: "game-players" }, `with ${rematch.by.name}`),
+      h("span", { class: "game-meta" }, `${rematch.by.name} offers a rematch: waiting for you`));
+  }
+
   situation(game) {
-    if (game.status === "open") return "Waiting for players to take the free seats";
+    if (game.status === "open") {
+      const free = game.players.filter((p) => p.kind === "human" && !p.taken).map((p) => p.name);
+      return free.length ? `Waiting for ${free.join(", ")} to take their seat` : "Waiting for players to take the free seats";
+    }
     if (game.status === "finished") {
       const place = placeOf(game.result, game.seat);
       return place ? `Finished: your place ${place} of ${game.players.length}` : "Finished";

@@ -3,6 +3,8 @@
 
 import { api } from "./api.js";
 import { h, clear } from "./dom.js";
+import { challengeButton } from "./challenge.js";
+import { ratingText } from "./ratings.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const PLOT = { width: 600, height: 220, left: 44, right: 12, top: 14, bottom: 28 };
@@ -14,6 +16,7 @@ const REASONS = {
   "no-placement": "no tile could be placed",
   resigned: "resignation",
   timeout: "time ran out",
+  left: "a player left",
 };
 
 function svg(tag, attrs = {}, ...children) {
@@ -84,7 +87,7 @@ export class ProfilePage {
       figure("Games", p.games),
       figure("Wins", p.wins),
       figure("Average place", p.average_place ?? "–"),
-      figure("Rating", p.rating ? p.rating.rating : "unrated"));
+      figure("Rating", p.rating ? ratingText(p.rating.rating, p.rating.provisional) : "unrated"));
     const stats = h("dl", { class: "figures", id: "profile-stats" },
       figure("Tiles placed", s.tiles),
       figure("Huts built", s.huts),
@@ -96,7 +99,7 @@ export class ProfilePage {
       figure("Wins when the tiles ran out", s.wins_by_tiles));
     const history = p.history.length
       ? ratingPlot(p.history)
-      : h("p", { class: "empty" }, "No rated game yet: a game is rated when every seat is a signed-in player or an AI.");
+      : h("p", { class: "empty" }, "No rated game yet: a game is rated when it is created rated (with a clock, every seat a signed-in player or an AI).");
     const recent = p.recent.length
       ? h("ul", { class: "games", id: "profile-recent" }, ...p.recent.map((g) =>
         h("li", { class: "game-entry" },
@@ -107,6 +110,7 @@ export class ProfilePage {
       : h("p", { class: "empty" }, "No finished game yet.");
     clear(this.root, h("div", { class: "account-page" },
       h("h1", { id: "profile-name" }, p.name),
+      challengeButton(p),
       summary,
       h("h2", {}, "Rating history"), history,
       h("h2", {}, "Statistics"), stats,

@@ -1,5 +1,7 @@
 // Leaving a game: the resign button (with a confirmation) for a player still in a live game,
-// and the host's cancel button for a game that has not started.
+// the host's cancel button for a game that has not started, and, when the player to move has
+// gone (no page of theirs open), the countdown to claiming the win against them, then the
+// button that claims it. The server says how long to wait; this page only counts it down.
 
 import { h, clear } from "./dom.js";
 
@@ -26,9 +28,17 @@ export const hosts = {
   },
 };
 
-/** Words for a player leaving: "Ben resigned", "Ben ran out of time". */
-export function leftInWords(name, reason) {
+/** Words for a player leaving: "Ben resigned", "Ben ran out of time", or, put out by the
+ * others' claim, "Ben was gone too long". */
+export function leftInWords(name, reason, claimed = false) {
+  if (claimed || reason === "left") return `${name} was gone too long and left the game`;
   return reason === "timeout" ? `${name} ran out of time` : `${name} resigned`;
+}
+
+/** A wait before a claim, to the second: "0:42", "1:05". */
+export function waitInWords(ms) {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
 export class LeaveControls {
@@ -39,6 +49,55 @@ export class LeaveControls {
     this.abortTurns = abortTurns;
     this.confirming = null; // "resign" | "cancel" | "abort"
     this.node = h("div", { class: "leave" });
+    this.gone = null; // the players[] entry of the player a claim may come against
+    this.claimAt = 0; // performance.now() when that claim is allowed
+    this.timer = null;
+  }
+
+  /** The player to move whom this browser's players may claim the win against (they are
+   * gone: the server gives a wait, `claim_in_ms`), or null. */
+  claimable(state, seats, seat) {
+    if (seat === null || seats.includes(state.to_move)) return null;
+    const gone = state.players[state.to_move];
+    return gone && typeof gone.claim_in_ms === "number" ? gone : null;
+  }
+
+  /** "Ben has left" with the countdown to the claim, or once it is allowed the button that
+   * claims the win (or, with others still in the game, removes Ben). */
+  claimNodes(state, gone) {
+    clearTimeout(this.timer);
+    this.timer = null;
+    if (!gone) {
+      this.gone = null;
+      return [];
+    }
+    if (gone !== this.gone) {
+      this.gone = gone;
+      this.claimAt = performance.now() + gone.claim_in_ms;
+    }
+    const wait = this.claimAt - performance.now();
+    if (wait > 0) {
+      const time = h("span", { class: "claim-time", role: "timer" }, waitInWords(wait));
+      const tick = () => {
+        if (!this.node.isConnected || this.gone !== gone) return;
+        const left = this.claimAt - performance.now();
+        if (left <= 0) {
+          this.update(this.state, this.seats);
+          return;
+        }
+        time.textContent = waitInWords(left);
+        this.timer = setTimeout(tick, Math.min(250, left));
+      };
+      this.timer = setTimeout(tick, Math.min(250, wait));
+      return [h("p", { class: "claim-wait" }, `${gone.name} has left: claim the win in `, time)];
+    }
+    const still = state.players.filter((p) => !p.eliminated).length;
+    const label = still > 2 ? `Remove ${gone.name}` : "Claim the win";
+    const claim = h("button", {
+      type: "button", class: "primary leave-claim",
+      onclick: () => this.send({ type: "claim", seat: gone.seat }),
+    }, label);
+    return [h("div", { class: "claim" }, h("p", { role: "status" }, `${gone.name} has left the game.`), claim)];
   }
 
   /** The seat this browser would resign: the one to move if it is ours, else our first still in. */
@@ -53,6 +112,7 @@ export class LeaveControls {
     this.seats = seats;
     const seat = state.status === "live" ? this.seatToResign(state, seats) : null;
     const host = state.status === "open" ? hosts.get(this.gameId) : null;
+    const claim = this.claimNodes(state, this.claimable(state, seats, seat));
     if (seat === null && !host) {
       this.confirming = null;
       clear(this.node);
@@ -69,7 +129,7 @@ export class LeaveControls {
         cancel: "Cancel game",
         abort: "Abort game",
       };
-      clear(this.node, ...actions.map((action) =>
+      clear(this.node, ...claim, ...actions.map((action) =>
         h("button", { type: "button", class: `leave-${action}`, onclick: ask(action) }, labels[action])));
       return;
     }
@@ -94,7 +154,7 @@ export class LeaveControls {
     }, { resign: "Yes, resign", cancel: "Yes, cancel it", abort: "Yes, abort it" }[action]);
     const no = h("button", { type: "button", onclick: () => { this.confirming = null; this.update(state, seats); } },
       action === "cancel" ? "Keep the game" : "Keep playing");
-    clear(this.node, h("div", { class: "confirm", role: "alertdialog", "aria-label": questions[action] },
+    clear(this.node, ...claim, h("div", { class: "confirm", role: "alertdialog", "aria-label": questions[action] },
       h("p", {}, questions[action]), yes, no));
     yes.focus();
   }
