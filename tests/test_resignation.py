@@ -193,7 +193,7 @@ def test_a_record_without_resignations_is_written_and_read_as_before() -> None:
         ([{"ply": 1, "player": 1, "reason": "resigned"}, {"ply": 0, "player": 0,
           "reason": "resigned"}], "resignations[1].ply is 0: a whole number from 1 to 1"),
         ([{"ply": 0, "player": "1", "reason": "resigned"}], "player is '1', not a player index"),
-        ([{"ply": 0, "player": 1, "reason": "tired"}], "reason is 'tired': 'resigned', 'timeout' or 'left'"),
+        ([{"ply": 0, "player": 1, "reason": "tired"}], "reason is 'tired': 'resigned', 'timeout'"),
         ([{"ply": 0, "player": 4, "reason": "resigned"}], "resignations[0]: there is no player"),
         ([{"ply": 0, "player": 1, "reason": "resigned"}] * 2, "[1]: the game is over"),
     ],

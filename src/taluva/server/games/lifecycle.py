@@ -221,7 +221,8 @@ class Lifecycle:
     async def claim(self, room: Room, seats: set[int], seat: int | None) -> dict[str, Any]:
         """A player holding ``seats`` claims the win against ``seat`` (by default the seat to
         move), gone on their turn for the claim time: that player is out, with the reason
-        ``left``, so with two players the claimer wins. Return the ``out`` message broadcast to everyone."""
+        ``left``, so with two players the claimer wins. Return the ``out`` message broadcast
+        to everyone."""
         if not seats:
             raise ApiError(403, "forbidden", "claiming needs the token of a seat of this game")
         async with room.lock:
