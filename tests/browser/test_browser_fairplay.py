@@ -105,3 +105,7 @@ def test_a_paired_rated_game_offers_no_hint_aborts_without_ratings_and_a_claim_r
         for cells in (row.locator("td, th").all_inner_texts() for row in rows.all())
     }
     assert shown == {name: f"{after}?" for name, (after, _) in changes.items()}
+    # the other player can be challenged from their line, oneself not
+    challenge = rows.locator("button.challenge-open")
+    assert challenge.count() == 1
+    assert challenge.get_attribute("aria-label") == f"Challenge {gone_name}"
