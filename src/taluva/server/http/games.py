@@ -43,8 +43,7 @@ async def resign(
 ) -> dict[str, Any]:
     seats = seats_of(room, authorization)
     seat = None if body is None else body.seat
-    message = await site.service.lifecycle.resign(room, seats, seat)
-    return {"seat": message["seat"], "reason": message["reason"], "state": message["state"]}
+    return _left(await site.service.lifecycle.resign(room, seats, seat))
 
 
 @router.post(
@@ -60,7 +59,11 @@ async def claim(
 ) -> dict[str, Any]:
     seats = seats_of(room, authorization)
     seat = None if body is None else body.seat
-    message = await site.service.lifecycle.claim(room, seats, seat)
+    return _left(await site.service.lifecycle.claim(room, seats, seat))
+
+
+def _left(message: dict[str, Any]) -> dict[str, Any]:
+    """The answer to a resignation or a claim: the ``out`` message, less its type."""
     return {"seat": message["seat"], "reason": message["reason"], "state": message["state"]}
 
 
