@@ -333,8 +333,8 @@ def see(command: str) -> str:
 
 
 COMMANDS = (
-    "moves, perft, demo, new, serve, ai-worker, play, replay, show, hint, review, arena, engine, "
-    "export"
+    "moves, perft, demo, new, serve, ai-worker, play, replay, show, learn, rules, hint, review, "
+    "arena, engine, export"
 )
 
 
@@ -513,3 +513,81 @@ def test_the_server_process_freezes_what_survives_and_thaws_it_to_free_dead_cycl
         stop.set()
         freezer.join()
         gc.unfreeze()
+
+
+# --------------------------------------------------------------------------- rules
+
+
+def test_rules_lists_every_section_of_the_guide(capsys: pytest.CaptureFixture[str]) -> None:
+    from taluva.learn.guide import load_guide
+
+    code, out, err = run(capsys, "rules", "--list")
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert [line.split()[0] for line in lines] == list(load_guide().ids)
+    assert "eruption    A volcanic eruption" in lines
+    assert "ships       With ships (only in games with ships)" in lines
+
+
+def test_rules_prints_a_section_with_its_pictures_as_boards_and_the_engines_refusals(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from taluva.learn.guide import load_guide, plain
+
+    section = load_guide().section("eruption")
+    code, out, err = run(capsys, "rules", "eruption")
+    assert (code, err) == (0, "")
+    assert section.plain_text() in out
+    flat = " ".join(out.split())
+    for number, picture in enumerate(section.pictures, start=1):
+        assert f"Picture {number}: {plain(picture.caption)}" in flat
+        game = picture.replay()
+        if picture.refused is not None:
+            assert f"Refused: {game.explain(picture.refused)}." in flat
+    assert out.count("***") >= len(section.pictures)  # each picture marks its move
+    assert "| 0,0   |" in out or "|  0,0  |" in out  # a board with its coordinates
+    assert "With ships" not in out
+
+
+def test_rules_without_boards_prints_the_words_of_every_section(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from taluva.learn.guide import load_guide
+
+    code, out, _ = run(capsys, "rules", "--no-boards")
+    assert code == 0
+    for section in load_guide().sections:
+        assert section.plain_text() in out
+    assert "***" not in out and "|" not in out
+
+
+def test_rules_of_an_unknown_section_says_which_exist(capsys: pytest.CaptureFixture[str]) -> None:
+    from taluva.learn.guide import load_guide
+
+    code, out, err = run(capsys, "rules", "volcanoes")
+    assert code == 2
+    expected = f"no section 'volcanoes': choose one of {', '.join(load_guide().ids)}"
+    assert_one_error_line(out, err, expected)
+
+
+def test_rules_markdown_is_the_guide_block_and_writes_it_into_a_page(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from taluva.learn.guide import MARKDOWN_END, MARKDOWN_START, load_guide
+
+    block = load_guide().markdown()
+    assert run(capsys, "rules", "--markdown") == (0, block, "")
+    page = tmp_path / "rules.md"
+    page.write_text(f"# Rules\n\n{MARKDOWN_START}\nold words\n{MARKDOWN_END}\n\n## More\n")
+    assert run(capsys, "rules", "--markdown", "--into", str(page)) == (0, "", "")
+    assert page.read_text() == f"# Rules\n\n{block}\n## More\n"
+    bare = tmp_path / "bare.md"
+    bare.write_text("# Rules\n")
+    code, out, err = run(capsys, "rules", "--markdown", "--into", str(bare))
+    assert code == 1
+    assert_one_error_line(
+        out, err, f"{bare}: no lines {MARKDOWN_START} ... {MARKDOWN_END} to write the guide in"
+    )
+    code, out, err = run(capsys, "rules", "--into", str(page))
+    assert code == 2
+    assert_one_error_line(out, err, "--into FILE goes with --markdown")

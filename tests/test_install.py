@@ -92,6 +92,13 @@ def test_show_as_text_and_as_svg_needs_no_extra(bare: Path) -> None:
     assert (svg.returncode, svg.stdout, svg.stderr) == (0, svg_board(game), "")
 
 
+def test_rules_with_their_text_boards_need_no_extra(bare: Path) -> None:
+    rules = taluva(bare, "rules", "turn")
+    assert (rules.returncode, rules.stderr) == (0, "")
+    assert rules.stdout.startswith("Each picture is drawn as in 'taluva play --plain'")
+    assert "Your turn\n=========" in rules.stdout and "***" in rules.stdout
+
+
 def test_the_engine_protocol_needs_no_extra(bare: Path) -> None:
     done = taluva(bare, "engine", stdin="newgame players=2 seed=1\nbestmove iterations 5\nquit\n")
     assert (done.returncode, done.stderr) == (0, "")

@@ -495,7 +495,8 @@ async def test_a_typed_move_is_played_and_a_bad_one_explained() -> None:
         await type_text(pilot, "tile 1,0 2")
         await pilot.press("enter")
         assert game.ply == 0
-        assert app.message == f"Not played: tile 1,0 2: {game.explain('tile 1,0 2')}"
+        why = game.explain("tile 1,0 2")
+        assert app.message == f"Not played: tile 1,0 2: {why} (? for the rule: Your turn)"
         await pilot.press("colon")
         await type_text(pilot, "tile 0,0 2")
         await pilot.press("enter")
@@ -727,6 +728,95 @@ async def test_help_screen_lists_every_key() -> None:
             assert keys in shown and meaning.split(" (")[0] in shown
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
+
+
+def help_shows(app: TaluvaApp) -> list[str]:
+    """The guide's sections the open help screen holds, in order."""
+    assert isinstance(app.screen, HelpScreen)
+    return [widget.id.removeprefix("rule-") for widget in app.screen.query(".rule") if widget.id]
+
+
+def help_at_top(app: TaluvaApp) -> str:
+    """The section whose title is at the top of the open help screen's scrolled view."""
+    scroll = app.screen.query_one("#help")
+    top = scroll.scroll_offset.y
+    widget = min(app.screen.query(".rule"), key=lambda w: abs(w.virtual_region.y - top))
+    return widget.id.removeprefix("rule-")
+
+
+@run_async
+async def test_help_screen_teaches_the_rules_with_this_games_expansions_only() -> None:
+    from taluva.learn.guide import load_guide, plain
+
+    guide = load_guide()
+    base = TaluvaApp(Session(Game.new(players=2, seed=1), parse_seats("human,human")))
+    async with base.run_test(size=(110, 34)) as pilot:
+        await pilot.press("question_mark")
+        assert help_shows(base) == [s.id for s in guide.for_game([])]
+        eruption = guide.section("eruption")
+        shown = str(base.screen.query_one("#rule-eruption", Static).render())
+        for picture in eruption.pictures:
+            assert plain(picture.caption) in " ".join(shown.split())
+            if picture.refused:
+                assert picture.draw().refusal in " ".join(shown.split())
+        assert "| 1,-1  |" in shown  # the pictures as text boards
+    ships = TaluvaApp(Session(ships_game(), parse_seats("human,human")))
+    async with ships.run_test(size=(110, 34)) as pilot:
+        await pilot.press("question_mark")
+        assert help_shows(ships) == [s.id for s in guide.for_game(["ships"])]
+        assert "ships" in help_shows(ships)
+
+
+@run_async
+async def test_question_mark_after_a_refused_move_opens_the_help_at_its_rule() -> None:
+    game = Game.new(players=2, seed=9)
+    game.play("tile 0,0 0")
+    game.play(sorted(game.legal_moves(), key=str)[0])
+    app = TaluvaApp(Session(game, parse_seats("human,human")), ai_delay=0)
+    async with app.run_test(size=(110, 34)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("colon")
+        await type_text(pilot, "tile 0,0 0")
+        await pilot.press("enter")
+        assert app.message.endswith("(? for the rule: A volcanic eruption)")
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert help_at_top(app) == "eruption"
+        await pilot.press("escape")
+        await pilot.press("tab", "enter")  # a legal tile: ? is the whole help again
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert app.screen.query_one("#help").scroll_offset.y == 0
+
+
+@run_async
+async def test_question_mark_in_the_build_menu_opens_the_rule_of_the_build_highlighted() -> None:
+    game = Game.new(players=2, seed=9)
+    game.play("tile 0,0 0")
+    app = TaluvaApp(Session(game, parse_seats("human,human")), ai_delay=0)
+    async with app.run_test(size=(110, 34)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("tab", "enter")
+        assert isinstance(app.screen, ChoiceScreen)
+        assert app.screen.choices[0][0].startswith("hut ")
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert help_at_top(app) == "found"
+        await pilot.press("escape")
+        assert isinstance(app.screen, ChoiceScreen)
+
+
+def test_plain_mode_reads_a_rule_and_points_to_it_after_a_refusal() -> None:
+    from taluva.learn.guide import load_guide
+
+    lines = "tile 3,3 0\nrules\nrules turn\nquit\n"
+    result = run_taluva("play", "--plain", "--players", "human,human", "--seed", "2", stdin=lines)
+    assert result.returncode == 0, result.stderr
+    out = " ".join(result.stdout.split())
+    assert "Type 'moves' for the legal moves, 'rules turn' for the rule, 'help' for more." in out
+    ids = ", ".join(s.id for s in load_guide().for_game([]))
+    assert f"Type 'rules SECTION' for one of: {ids}." in out
+    assert " ".join(load_guide().section("turn").plain_text(100).split()) in out
 
 
 @run_async

@@ -2,15 +2,16 @@
 
 The command line is the top layer: it may use every other layer, and none of them uses it.
 Each group of commands lives in its own module (``engine``: moves, perft, demo, new;
-``server``: serve; ``cluster``: ai-worker; ``terminal``: play, replay, show; ``ai``: hint,
-review, arena, engine; ``research``: export) whose ``register(subparsers)`` calls one small
-function per command (``_add_serve(subparsers)``) that adds its parser, with the options that
-several commands take declared once in ``common`` (``add_seed_option``, ``add_game_options``...),
-and gives it a handler ``handler(args) -> int`` returning the exit code. A handler reports
-a user's mistake by raising ``UsageError`` (exit 2) or ``InputError`` (exit 1); ``main``
-prints it as one line ``taluva: error: ...``. Every group is registered on every run, so
-registering stays cheap: a handler imports the layer it drives, and an optional library it
-needs inside ``needs_extra``, which names the extra to install when the library is missing.
+``server``: serve; ``cluster``: ai-worker; ``terminal``: play, replay, show; ``learn``: rules;
+``tutorial``: learn; ``ai``: hint, review, arena, engine; ``research``: export) whose
+``register(subparsers)`` calls one small function per command (``_add_serve(subparsers)``) that
+adds its parser, with the options that several commands take declared once in ``common``
+(``add_seed_option``, ``add_game_options``...), and gives it a handler ``handler(args) -> int``
+returning the exit code. A handler reports a user's mistake by raising ``UsageError`` (exit 2)
+or ``InputError`` (exit 1); ``main`` prints it as one line ``taluva: error: ...``. Every group
+is registered on every run, so registering stays cheap: a handler imports the layer it drives,
+and an optional library it needs inside ``needs_extra``, which names the extra to install when
+the library is missing.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final, NoReturn
 
 import taluva
-from taluva.cli import ai, cluster, engine, research, server, terminal
+from taluva.cli import ai, cluster, engine, learn, research, server, terminal, tutorial
 from taluva.cli.common import wrap
 from taluva.cli.errors import (
     EXIT_CODES_HELP,
@@ -36,7 +37,7 @@ from taluva.engine.errors import IllegalMove
 
 __all__ = ["CommandLine", "build_parser", "main"]
 
-GROUPS: Final = (engine, server, cluster, terminal, ai, research)
+GROUPS: Final = (engine, server, cluster, terminal, tutorial, learn, ai, research)
 """The modules that add commands, in the order ``taluva --help`` lists them."""
 
 Handler = Callable[[argparse.Namespace], int | None]

@@ -202,11 +202,13 @@ def board_scene(
     coordinates: bool = True,
     header: bool = True,
     highlight: frozenset[int] | None = None,
+    include: frozenset[int] = frozenset(),
 ) -> Scene:
     """Lay out a picture of ``game``'s position with hexes of radius ``size`` pixels.
 
     ``highlight`` overrides the hexes outlined as the last move (by default those of the
-    latest turn).
+    latest turn); ``include`` names sea hexes the picture must show too (where a caller draws
+    a move over the position).
     """
     land = game.land()
     ships = ships_of(game)
@@ -214,7 +216,7 @@ def board_scene(
     zone = zone_polygon(game)
     marked = last_turn_hexes(game) if highlight is None else highlight
     lagoon_hexes = {h for group in lagoons for h in group}
-    shown = set(land) | set(ships) | lagoon_hexes
+    shown = set(land) | set(ships) | lagoon_hexes | include
     points = [pixel_centre(h, size) for h in shown] or [(0.0, 0.0)]
     half_width = size * math.sqrt(3) / 2
     xs = [x for x, _ in points]

@@ -18,6 +18,7 @@ from taluva.engine.errors import IllegalMove, InvalidRecord
 from taluva.engine.game import Game
 from taluva.engine.hexes import format_hex
 from taluva.engine.moves import HUT, Move
+from taluva.learn.guide import load_guide
 from taluva.terminal.ai_turns import AiTurns
 from taluva.terminal.board import BoardView
 from taluva.terminal.game_view import GameView
@@ -69,6 +70,8 @@ class GameScreen(Screen[None]):
         self.quit_armed = False
         self.end_shown_at: int | None = None
         self.choice_open = False
+        self.explained: str | None = None
+        """The guide's section on the move last refused: ``?`` opens the help there."""
         self.settled = asyncio.Event()
         """Set while the game waits for a person (or is over): tests await it."""
 
@@ -122,9 +125,10 @@ class GameScreen(Screen[None]):
         try:
             played = self.session.play(move)
         except IllegalMove as error:
-            self.say(f"Not played: {error}", "bold red")
+            self.say(f"Not played: {error}{self.rule_pointer(str(move))}", "bold red")
             self.refresh_view()
             return False
+        self.explained = None
         self.pointer.hinted = None
         self.say(f"Played {played}.")
         self.quit_armed = False
@@ -204,8 +208,10 @@ class GameScreen(Screen[None]):
             return
         builds = pointer.builds_at(pointer.cursor)
         if not builds:
-            reason = game.explain(Move(HUT, pointer.cursor)) or "nothing may be built here now"
-            self.say(f"No build on {format_hex(pointer.cursor)}: {reason}", "red")
+            refused = Move(HUT, pointer.cursor)
+            reason = game.explain(refused) or "nothing may be built here now"
+            rule = self.rule_pointer(str(refused))
+            self.say(f"No build on {format_hex(pointer.cursor)}: {reason}{rule}", "red")
             self.refresh_view()
             return
 
@@ -307,8 +313,14 @@ class GameScreen(Screen[None]):
         else:
             self.after_change()
 
+    def rule_pointer(self, move: str) -> str:
+        """Remember the guide's section on a refused move, for ``?``; the words saying so."""
+        section = load_guide().section_for_move(self.game, move)
+        self.explained = None if section is None else section.id
+        return "" if section is None else f" (? for the rule: {section.title})"
+
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen())
+        self.app.push_screen(HelpScreen(self.game.expansions, self.explained))
 
     def action_quit_game(self) -> None:
         if self.quit_armed or self.game.is_over or self.game.ply == 0:

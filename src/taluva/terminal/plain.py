@@ -13,6 +13,8 @@ from typing import TextIO
 
 from taluva.ai.review import position_chances
 from taluva.engine.errors import IllegalMove, InvalidRecord
+from taluva.learn.guide import GuideError, load_guide
+from taluva.terminal.guide_view import section_plain
 from taluva.terminal.mapview import draw_map
 from taluva.terminal.session import (
     SeatError,
@@ -38,6 +40,7 @@ Type a move in notation, or a command:
   hint                ask the AI for a move;  undo  take back your last decision
   chances             turn on or off a line of each player's win chance after each move
   save PATH           save the game record;  load PATH  continue a saved game
+  rules [SECTION]     how to play: a section of the rules (without SECTION, their list)
   help                this text;  quit  stop playing"""
 
 
@@ -183,6 +186,8 @@ class PlainGame:
             self.say_chances()
         elif command in ("save", "load"):
             self.file_command(command, rest.strip())
+        elif command == "rules":
+            self.rules_command(rest.strip())
         else:
             self.move_command(line)
         return None
@@ -202,13 +207,29 @@ class PlainGame:
         except (InvalidRecord, SeatError) as error:
             self.say(f"Cannot {command}: {error}")
 
+    def rules_command(self, name: str) -> None:
+        """A section of the guide with its pictures as text boards, or the list of sections."""
+        guide = load_guide()
+        sections = guide.for_game(self.session.game.expansions)
+        if not name:
+            self.say("Type 'rules SECTION' for one of: " + ", ".join(s.id for s in sections) + ".")
+            return
+        try:
+            self.say(section_plain(guide.section(name.lower()), width=100).rstrip("\n"))
+        except GuideError as error:
+            self.say(f"{error}.")
+
     def move_command(self, line: str) -> None:
         session = self.session
         player = session.game.to_move
         try:
             move = session.play(line)
         except IllegalMove as error:
-            self.say(f"Not played: {error}. Type 'moves' for the legal moves, 'help' for more.")
+            section = load_guide().section_for_move(session.game, line)
+            rule = "" if section is None else f", 'rules {section.id}' for the rule"
+            self.say(
+                f"Not played: {error}. Type 'moves' for the legal moves{rule}, 'help' for more."
+            )
             return
         self.say(f"{session.game.ply}. {session.game.players[player]}: {move}")
         self.say_chances()

@@ -1,19 +1,23 @@
 """The dialogs over the game: a list of choices (the build menu, drawing or a double-hex tile),
-a file name to save or load, the help with every key, and the end of the game."""
+a file name to save or load, the help with every key and how to play, and the end of the
+game."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import ClassVar, Final
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from taluva.learn.guide import Section, load_guide, spans
+from taluva.terminal.board import picture_text
+from taluva.terminal.guide_view import picture_map, picture_notes
 from taluva.terminal.mapview import GLYPHS
 
 KEYS: Final = (
@@ -29,7 +33,7 @@ KEYS: Final = (
     ("s / l", "save the game record / load one"),
     ("z", "zoom: large hexes with coordinates, or compact"),
     ("p", "pause or resume the AI (when only AIs play)"),
-    ("?", "this help"),
+    ("?", "this help and how to play (after a refused move: its rule)"),
     ("q", "quit (press twice)"),
 )
 """Every key of the game screen, for the help screen."""
@@ -106,19 +110,72 @@ class PathScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
+HELP_WIDTH: Final = 86
+"""Columns of the help's text (the dialog is four wider, with its border and padding)."""
+
+
+def rule_text(section: Section, width: int = HELP_WIDTH) -> Text:
+    """A section of the guide in colour: its title, its words, and each picture as a text
+    board with its caption and the engine's word on it (a refusal in red)."""
+    text = Text()
+    text.append(f"{section.title}\n", style="bold underline")
+    for block in section.blocks:
+        text.append("\n")
+        for number, item in enumerate(block.items, start=1):
+            marker = {"paragraph": "", "points": "• ", "steps": f"{number}. "}[block.kind]
+            text.append(marker)
+            for run, bold in spans(item):
+                text.append(run, style="bold" if bold else "")
+            text.append("\n")
+    for number, picture in enumerate(section.pictures, start=1):
+        caption, note = picture_notes(picture)
+        text.append(f"\nPicture {number}: {caption}\n", style="italic")
+        text.append_text(picture_text(picture_map(picture, width, ascii_only=False)))
+        text.append("\n")
+        if note is not None:
+            refused = picture.refused is not None
+            text.append(note + "\n", style="bold red" if refused else "bold green")
+    return text
+
+
 class HelpScreen(ModalScreen[None]):
-    """Every key of the game."""
+    """Every key of the game, then how to play: the guide's sections for this game (an
+    expansion's only when the game has it; every one for None), each picture a text board in
+    colour. ``section`` opens the help at that section."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,question_mark,q,enter", "close", "Close")
     ]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
-    HelpScreen > Static { width: 90; height: auto; border: thick $accent;
-        background: $surface; padding: 1 2; }
+    HelpScreen > VerticalScroll { width: 94; max-width: 100%; height: 90%;
+        border: thick $accent; background: $surface; padding: 1 2; }
+    HelpScreen Static { height: auto; }
+    HelpScreen .rule { margin-top: 1; }
     """
 
+    def __init__(self, expansions: Iterable[str] | None = None, section: str | None = None) -> None:
+        super().__init__()
+        self.sections = load_guide().for_game(expansions)
+        self.section = section if any(s.id == section for s in self.sections) else None
+
     def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help"):
+            yield Static(self.keys_text(), id="keys")
+            for section in self.sections:
+                yield Static(rule_text(section), id=f"rule-{section.id}", classes="rule")
+
+    def on_mount(self) -> None:
+        self.query_one(VerticalScroll).focus()
+        if self.section is not None:
+            self.call_after_refresh(self.show_section, self.section)
+
+    def show_section(self, section_id: str) -> None:
+        """Scroll the help so that the section's title is at the top."""
+        target = self.query_one(f"#rule-{section_id}", Static)
+        self.query_one(VerticalScroll).scroll_to_widget(target, top=True, animate=False)
+
+    def keys_text(self) -> Text:
         text = Text("Taluva: keys\n\n", style="bold")
         for keys, meaning in KEYS:
             text.append(f"{keys:>20}  ", style="bold cyan")
@@ -128,9 +185,15 @@ class HelpScreen(ModalScreen[None]):
             "higher hexes are lighter) and its piece in the owner's colour: "
             f"{GLYPHS['hut']} hut, {GLYPHS['temple']} temple, {GLYPHS['tower']} tower, "
             f"{GLYPHS['ship']} ship. Yellow edges outline the last turn, + marks legal spots "
-            "for the tile as it is turned now. Press Escape to close."
+            "for the tile as it is turned now. Press Escape to close.\n\n"
         )
-        yield Static(text)
+        text.append("How to play", style="bold")
+        text.append(
+            " follows: the rules, each with pictures of real positions (the move shown "
+            "outlined in yellow, a refused one in red). The arrows and Page Up/Down scroll; "
+            "'taluva rules' prints the same, and the web client has it as a page."
+        )
+        return text
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -19,7 +19,9 @@ from taluva.server.http import (
     chat,
     errors,
     games,
+    guide,
     inbox,
+    learn,
     lobby,
     pages,
     rematch,
@@ -41,6 +43,8 @@ ROUTERS = (
     seeks.router,
     challenges.router,
     inbox.router,
+    guide.router,
+    learn.router,
     ws.router,
     pages.router,
 )

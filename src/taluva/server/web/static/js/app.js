@@ -8,6 +8,8 @@ import { AccountBar, loadAccount, onAccountChange } from "./account.js";
 import { LeaderboardPage } from "./leaderboard.js";
 import { MyGamesPage } from "./mygames.js";
 import { ProfilePage } from "./profile.js";
+import { RulesPage, parseRulesHash } from "./rules.js";
+import { TutorialPage } from "./tutorial.js";
 
 const root = document.getElementById("app");
 let page = null;
@@ -24,7 +26,7 @@ async function route() {
   }
   page?.destroy();
   const match = location.hash.match(/^#\/game\/([A-Za-z0-9_-]{1,16})$/);
-  const other = match ? null : accountPage(location.hash);
+  const other = match ? null : accountPage(location.hash) ?? rulesPage(location.hash) ?? learnPage(location.hash);
   page = match ? new GamePage(root, match[1], config) : other ? other.page : new Lobby(root, config);
   document.body.dataset.page = match ? "game" : other ? other.name : "lobby";
   window.scrollTo(0, 0); // a new page starts at its top (the board), wherever the last one was
@@ -36,6 +38,17 @@ function accountPage(hash) {
   if (hash === "#/leaderboard") return { name: "leaderboard", page: new LeaderboardPage(root, config) };
   const player = hash.match(/^#\/player\/(\d{1,12})$/);
   return player ? { name: "profile", page: new ProfilePage(root, player[1]) } : null;
+}
+
+// How to play: #/rules, #/rules/SECTION, #/rules/for/TOPIC, each with ?with=EXPANSIONS (null: another page).
+function rulesPage(hash) {
+  const where = parseRulesHash(hash);
+  return where ? { name: "rules", page: new RulesPage(root, where) } : null;
+}
+
+// Learn to play: the guided first game (null: another page).
+function learnPage(hash) {
+  return hash === "#/learn" ? { name: "learn", page: new TutorialPage(root, config) } : null;
 }
 
 window.addEventListener("hashchange", route);

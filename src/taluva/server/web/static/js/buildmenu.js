@@ -1,10 +1,12 @@
 // The build menu: the builds a clicked hex offers, each previewed on the board as it is
-// pointed at; a first click chooses, a second (or "Confirm") plays. On a phone it is a sheet
-// at the bottom, and the board pans so that nothing it would change hides behind it.
+// pointed at; a first click chooses, a second (or "Confirm") plays; a "?" beside each opens
+// its rule in "How to play". On a phone it is a sheet at the bottom, and the board pans so
+// that nothing it would change hides behind it.
 
 import { h, clear } from "./dom.js";
 import { key } from "./hex.js";
 import { describeBuild } from "./legal.js";
+import { ruleLink, topicOf } from "./rules.js";
 
 /** How long (ms) a menu opened by a touch ignores clicks: the touch is followed by emulated
  * mouse events that must not choose an action. */
@@ -70,6 +72,13 @@ export class BuildMenu {
     return !!this.current && performance.now() - this.current.opened > TOUCH_SETTLE;
   }
 
+  /** The "?" beside a build: its rule, unless the menu opened by a touch is still settling. */
+  rule(text) {
+    const link = ruleLink(topicOf(text), describeBuild(text, this.page.state.expansion_huts));
+    link.addEventListener("click", (event) => { if (!this.ready()) event.preventDefault(); });
+    return link;
+  }
+
   render() {
     const page = this.page;
     const box = this.node;
@@ -80,7 +89,7 @@ export class BuildMenu {
       return;
     }
     const preview = (text) => page.board.overlays.setPreview(page.previewOf(text));
-    const items = menu.moves.map((text) => h("button", {
+    const items = menu.moves.map((text) => h("div", { class: "menu-entry" }, h("button", {
       type: "button",
       class: `menu-item${menu.selected === text ? " selected" : ""}`,
       "data-move": text,
@@ -96,7 +105,7 @@ export class BuildMenu {
         box.querySelector(`[data-move="${CSS.escape(text)}"]`)?.focus();
       },
       ondblclick: () => { if (this.ready()) page.play(text); },
-    }, describeBuild(text, page.state.expansion_huts), h("small", {}, text)));
+    }, describeBuild(text, page.state.expansion_huts), h("small", {}, text)), this.rule(text)));
     const confirm = h("button", {
       type: "button", class: "primary confirm", disabled: !menu.selected,
       onclick: () => { if (this.ready()) page.play(menu.selected); },

@@ -1,9 +1,11 @@
 // The tooltip's explanations: a tile spot asks the server whether it is legal and, if so,
 // what it would destroy, or if not why (the engine's own facts and words, kept per position),
-// so a player learns the rules by pointing.
+// so a player learns the rules by pointing; a "?" after a refusal opens its rule in "How to
+// play".
 
 import { toast } from "./dom.js";
 import { key } from "./hex.js";
+import { ruleLink, topicOf } from "./rules.js";
 
 /** Wait this long (ms) after the pointer stops before asking the server. */
 const ASK_DELAY = 90;
@@ -50,7 +52,8 @@ export class Explanations {
       page.tooltip.textContent = `${k}: ${page.buildsByHex.get(k).length} possible action(s) – click to choose`;
       return;
     }
-    if (!page.board.levels.has(k)) { page.tooltip.textContent = ""; return; }
+    // The sea keeps the last words, so that the pointer can leave the island for their "?".
+    if (!page.board.levels.has(k)) return;
     this.request(`hut ${k}`, false);
   }
 
@@ -64,6 +67,23 @@ export class Explanations {
     }
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.page.socket.send({ type: "explain", move }), ASK_DELAY);
+  }
+
+  /** A move was sent to the server: if it refuses it, `onError` says why, with its rule. */
+  sent(ref, move) {
+    this.sentMove = { ref, move };
+  }
+
+  /** The server's refusal of a move sent (a typed one): the reason, and a "?" to its rule. */
+  onError(message) {
+    const sent = this.sentMove;
+    if (message.code !== "illegal" || !sent || message.ref !== sent.ref || !this.page.myTurn()) return;
+    const tooltip = this.page.tooltip;
+    tooltip.className = "tooltip bad";
+    tooltip.textContent = `Not played: ${message.message} `;
+    const board = this.page.board;
+    const topic = topicOf(sent.move.toLowerCase(), (q, r) => board.level(q, r), board.levels.size > 0);
+    if (topic) tooltip.append(ruleLink(topic, `the rule behind “${message.message}”`));
   }
 
   /** A move was played: a question not yet sent was about the position before it. */
@@ -82,7 +102,13 @@ export class Explanations {
     const tooltip = this.page.tooltip;
     if (message.ply !== this.page.state.ply) return;
     tooltip.className = message.legal ? "tooltip ok" : "tooltip bad";
-    tooltip.textContent = message.legal ? this.legalText(message.move, message.effect) : `Not here: ${message.reason}`;
+    tooltip.textContent = message.legal ? this.legalText(message.move, message.effect) : `Not here: ${message.reason} `;
+    // The rule behind a refusal of the rules (not of the game's state: over, or not started).
+    if (!message.legal && this.page.myTurn()) {
+      const board = this.page.board;
+      const topic = topicOf(message.move, (q, r) => board.level(q, r), board.levels.size > 0);
+      if (topic) tooltip.append(ruleLink(topic, `the rule behind “${message.reason}”`));
+    }
     if (loud && !message.legal) toast(message.reason, "error");
   }
 }

@@ -26,6 +26,7 @@ import { JoinPanel } from "./join.js";
 import { indexLegal, previewOf } from "./legal.js";
 import { canonicalDouble, doubleFootprint, parseKey, parseMove, tileFootprint, tileTerrains } from "./hex.js";
 import { RatingChanges, kindTag } from "./ratings.js";
+import { rulesFor } from "./rules.js";
 
 export class GamePage {
   constructor(root, gameId, config) {
@@ -95,6 +96,8 @@ export class GamePage {
     this.hintText = h("span", { class: "hint-text" });
     this.replayButton = h("button", { type: "button", id: "replay-toggle", onclick: () => this.replayer.toggle() }, "Replay");
     this.download = h("a", { class: "button", href: `/api/games/${encodeURIComponent(this.id)}/record`, download: `taluva-${this.id}.json` }, "Download record");
+    // How to play, this game's rules (its expansions' sections only), in a new tab.
+    this.rulesLink = h("a", { class: "button rules-button", href: "#/rules", target: "_blank", rel: "noopener", title: "How to play: the rules of this game (opens in a new tab)" }, "How to play");
     this.replayer = new Replayer(this);
     this.moveInput = h("input", { id: "move-input", list: "legal-moves", autocomplete: "off", placeholder: "type a move, e.g. hut 1,0", "aria-label": "Move text" });
     this.legalList = h("datalist", { id: "legal-moves" });
@@ -104,7 +107,7 @@ export class GamePage {
     const side = h("aside", { class: "side" },
       h("div", { class: "head" }, this.title, this.kind, this.connection),
       this.statusLine, this.joinPanel.node, this.tilePanel.node, this.playersBox,
-      h("div", { class: "actions" }, this.hintButton, this.replayButton, this.download), this.hintText,
+      h("div", { class: "actions" }, this.hintButton, this.replayButton, this.download, this.rulesLink), this.hintText,
       this.replayer.node, this.moveForm,
       h("h3", {}, "Moves"), this.log);
     clear(this.root, h("div", { class: "game" }, this.boardWrap, side));
@@ -210,6 +213,7 @@ export class GamePage {
         this.hintButton.disabled = false;
         toast(message.message, "error");
         this.chat.onError(message);
+        this.explanations.onError(message);
         break;
       default:
         break;
@@ -359,6 +363,7 @@ export class GamePage {
     this.hintButton.hidden = !(s.hints && !s.rated && this.myTurn());
     this.replayButton.textContent = this.replay ? "Back to the game" : "Replay";
     this.replayButton.hidden = s.ply === 0;
+    this.rulesLink.href = rulesFor(s.options.expansions);
   }
 
   // ------------------------------------------------------------------ the tile being placed
@@ -448,6 +453,7 @@ export class GamePage {
     if (!this.myTurn()) { toast("It is not your turn.", "error"); return; }
     const ref = this.socket.send({ type: "move", state: this.state.ply, move: text });
     if (ref === null) { toast("Not connected: the move was not sent.", "error"); return; }
+    this.explanations.sent(ref, text);
     this.moveInput.value = "";
     this.buildMenu.drop();
     this.locked = false;

@@ -7,6 +7,7 @@ import { clockRule } from "./clock.js";
 import { hosts } from "./resign.js";
 import { kindTag, withRating } from "./ratings.js";
 import { SeeksPanel } from "./seeks.js";
+import { FirstGame } from "./firstgame.js";
 
 /** The seat choices: people, then every AI level of the server's table (/api/config). */
 function seatChoices(config) {
@@ -78,7 +79,8 @@ export class Lobby {
       idle: h("ul", { class: "games", id: "idle-games" }),
       finished: h("ul", { class: "games", id: "finished-games" }),
     };
-    clear(this.root, h("div", { class: "lobby" },
+    // A newcomer's first minute (js/firstgame.js): learn to play, or play the computer at once.
+    clear(this.root, new FirstGame(this.config).node, h("div", { class: "lobby" },
       form,
       h("section", { class: "lists" },
         this.seeksBox = h("div", { class: "finding", id: "finding" }),

@@ -1,0 +1,100 @@
+"""``taluva rules``: the "How to play" guide (``taluva.learn``) in the terminal, one section or
+all of them, with each picture drawn as a text board; ``--markdown`` gives the words as
+docs/rules.md holds them. Needs nothing beyond the engine."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any, Final
+
+from taluva.cli.common import FORMATTER, write_bytes
+from taluva.cli.errors import EXIT_CODES_HELP, InputError, UsageError
+
+RULES_EPILOG: Final = f"""\
+examples:
+  taluva rules                        every section, each picture as a text board
+  taluva rules eruption               one section
+  taluva rules --list                 the sections' names and titles
+  taluva rules --no-boards | less     the words alone
+  taluva rules --markdown --into docs/rules.md
+                                      write the words into the page's guide block
+
+The same guide is the web client's "How to play" page (with pictures) and the
+help screen of 'taluva play' (press ?).
+
+{EXIT_CODES_HELP}"""
+
+
+def register(subparsers: Any) -> None:
+    """Add ``rules`` to the ``taluva`` command line."""
+    rules = subparsers.add_parser(
+        "rules",
+        help="how to play: the rules, section by section, with pictures as text boards",
+        description="Print how to play Taluva: every section of the guide, or the one named, "
+        "each rule with pictures of real positions (checked by the engine) drawn as text "
+        "boards. The expansions' sections come last.",
+        epilog=RULES_EPILOG,
+        formatter_class=FORMATTER,
+    )
+    rules.add_argument(
+        "section", nargs="?", metavar="SECTION", help="the section to print (see --list)"
+    )
+    rules.add_argument("--list", action="store_true", help="list the sections and stop")
+    rules.add_argument("--no-boards", action="store_true", help="leave the pictures' boards out")
+    rules.add_argument(
+        "--markdown",
+        action="store_true",
+        help="print the words as Markdown, between the markers docs/rules.md holds them in",
+    )
+    rules.add_argument(
+        "--into",
+        metavar="FILE",
+        help="with --markdown: write them between the markers of FILE instead of printing",
+    )
+    rules.set_defaults(func=_cmd_rules)
+
+
+def _cmd_rules(args: argparse.Namespace) -> int:
+    from taluva.learn.guide import GuideError, load_guide
+    from taluva.terminal.guide_view import guide_plain
+
+    guide = load_guide()
+    if args.into is not None and not args.markdown:
+        raise UsageError("--into FILE goes with --markdown")
+    if args.markdown:
+        if args.section is not None or args.list:
+            raise UsageError("--markdown writes every section: give no SECTION and no --list")
+        if args.into is None:
+            print(guide.markdown(), end="")
+            return 0
+        _write_markdown(Path(args.into))
+        return 0
+    if args.list:
+        width = max(len(section_id) for section_id in guide.ids)
+        for section in guide.sections:
+            option = "board:ZONE" if section.expansion == "board" else section.expansion
+            extra = f" (only in games with {option})" if option else ""
+            print(f"{section.id:<{width}}  {section.title}{extra}")
+        return 0
+    try:
+        sections = guide.sections if args.section is None else (guide.section(args.section),)
+    except GuideError as error:
+        raise UsageError(str(error)) from None
+    print(guide_plain(sections, boards=not args.no_boards), end="")
+    return 0
+
+
+def _write_markdown(path: Path) -> None:
+    """Write the guide's words again between the guide markers of the Markdown file ``path``."""
+    from taluva.learn.guide import GuideError, load_guide
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise InputError(f"{path}: cannot read ({error.strerror or error})") from None
+    try:
+        written = load_guide().into_markdown(text)
+    except GuideError as error:
+        raise InputError(f"{path}: {error}") from None
+    write_bytes(path, written.encode("utf-8"))

@@ -1,0 +1,221 @@
+"""The "How to play" guide (``taluva.learn.guide``): every picture is a position the engine
+replays and checks when the picture is made, every refused move is one the engine refuses
+(its reason is what the picture shows), the words are the same in docs/rules.md, and the
+server gives the guide and its pictures to the web client.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_server_support import client_for, sqlite_url
+
+from taluva import Game
+from taluva.engine.pieces import STARTING_SUPPLY
+from taluva.learn.guide import (
+    GUIDE_FILE,
+    MARKDOWN_END,
+    MARKDOWN_START,
+    TOPICS,
+    GuideError,
+    Picture,
+    load_guide,
+    parse_guide,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+PICTURES = [picture for section in load_guide().sections for picture in section.pictures]
+
+ONE_PICTURE = """
+[[section]]
+id = "turn"
+title = "Your turn"
+text = "Place a tile, then build."
+
+[[section.picture]]
+caption = "The first turn."
+deck = ["JC", "SR"]
+moves = ["tile 0,0 0", {move}]
+{refused}
+"""
+
+
+@pytest.mark.parametrize("picture", PICTURES, ids=[picture.id for picture in PICTURES])
+def test_each_picture_is_a_position_the_engine_replays_and_its_refused_move_is_refused(
+    picture: Picture,
+) -> None:
+    """The test that makes the picture: every move of it played by the engine (an illegal
+    one raises), the refused move refused with the very reason the picture shows."""
+    drawing = picture.draw()
+    game = Game.new(
+        players=picture.players,
+        deck=picture.deck,
+        expansions=picture.expansions,
+        doubles=picture.doubles,
+    )
+    for move in picture.moves:
+        game.play(move)
+    assert [str(m) for m in drawing.game.moves] == [str(m) for m in game.moves]
+    assert drawing.svg.startswith("<?xml") and drawing.svg.rstrip().endswith("</svg>")
+    if picture.refused is None:
+        assert drawing.refusal is None
+        assert 'class="refused"' not in drawing.svg
+    else:
+        assert drawing.refusal is not None
+        assert drawing.refusal == game.explain(picture.refused)
+        assert f'data-move="{picture.refused}"' in drawing.svg
+        assert drawing.refusal in picture.alt
+    finished = game.result_in_words()[0] if game.is_over else None
+    assert drawing.result == finished
+
+
+def test_a_picture_with_an_illegal_move_fails_naming_the_picture_and_the_move() -> None:
+    guide = parse_guide(ONE_PICTURE.format(move='"hut 5,5"', refused=""))
+    with pytest.raises(GuideError, match=r"picture turn-1: moves\[1\] hut 5,5: "):
+        guide.check()
+
+
+def test_a_refused_move_that_the_engine_accepts_fails() -> None:
+    guide = parse_guide(ONE_PICTURE.format(move='"hut 1,0"', refused='refused = "tile 2,-1 0"'))
+    with pytest.raises(GuideError, match="the engine accepts 'tile 2,-1 0'"):
+        guide.check()
+
+
+def test_a_refused_move_that_is_no_move_at_all_fails() -> None:
+    guide = parse_guide(ONE_PICTURE.format(move='"hut 1,0"', refused='refused = "fly 1,0"'))
+    with pytest.raises(GuideError, match="picture turn-1: refused: 'fly 1,0': unknown move"):
+        guide.check()
+
+
+def test_a_refused_move_is_drawn_in_red_over_the_position_and_a_legal_one_in_yellow() -> None:
+    legal = parse_guide(ONE_PICTURE.format(move='"hut 1,0"', refused=""))
+    refused = parse_guide(ONE_PICTURE.format(move='"hut 1,0"', refused='refused = "temple 1,-1"'))
+    legal_svg = legal.sections[0].pictures[0].draw().svg
+    refused_svg = refused.sections[0].pictures[0].draw().svg
+    assert "#ffd600" in legal_svg and "#ff1744" not in legal_svg
+    assert "#ff1744" in refused_svg and "#ffd600" not in refused_svg
+    assert 'class="refused" data-move="temple 1,-1"' in refused_svg
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('[[section]]\nid = "Bad Id"\ntitle = "T"\ntext = "x"', "a bad id"),
+        ('[[section]]\nid = "a"\ntitle = "T"\ntext = "{nothing}"', "no fact named 'nothing'"),
+        ('[[section]]\nid = "a"\ntitle = "T"\ntext = "x"\ntopics = ["fly"]', "unknown topics"),
+        ('[[section]]\nid = "a"\ntitle = "T"\ntext = "x"\nexpansion = "moon"', "unknown expansion"),
+        ('[[section]]\nid = "a"\ntitle = "T"', "lacks 'text'"),
+        ("", "section ids must be present"),
+    ],
+)
+def test_wrong_guide_data_is_refused_saying_what_is_wrong(text: str, message: str) -> None:
+    with pytest.raises(GuideError, match=re.escape(message)):
+        parse_guide(text)
+
+
+def test_the_words_name_the_engines_numbers_and_keep_no_placeholder() -> None:
+    guide = load_guide()
+    huts, temples, towers, ships = STARTING_SUPPLY
+    game = guide.section("game").text
+    assert f"{huts} huts, {temples} temples and {towers} towers" in game
+    assert f"{ships} ships" in guide.section("ships").text
+    assert all("{" not in section.text for section in guide.sections)
+
+
+def test_every_kind_of_move_leads_to_a_section_and_every_section_has_words_and_pictures() -> None:
+    guide = load_guide()
+    assert sorted(guide.topic_sections()) == sorted(TOPICS)
+    for section in guide.sections:
+        assert section.blocks and section.pictures, section.id
+
+
+def test_the_sections_of_an_expansion_are_shown_only_in_games_that_use_it() -> None:
+    guide = load_guide()
+    base = [s.id for s in guide.for_game([])]
+    assert "ships" not in base and "double-hex" not in base and "board" not in base
+    assert [s.id for s in guide.for_game(["ships", "board:expert"])] == [*base, "ships", "board"]
+    assert guide.for_game(None) == guide.sections
+
+
+def test_a_tile_on_land_is_explained_by_the_eruption_and_any_other_by_the_sea_level() -> None:
+    guide = load_guide()
+    game = Game.new(players=2, deck=["JC", "SR", "LL"])
+    game.play("tile 0,0 0")
+    game.play("hut 1,0")
+    found = {
+        move: getattr(guide.section_for_move(game, move), "id", None)
+        for move in ("tile 0,0 0", "tile 1,1 2", "tile 5,5 0", "hut 1,-1", "expand jungle 1,0")
+    }
+    assert found == {
+        "tile 0,0 0": "eruption",
+        "tile 1,1 2": "sea",
+        "tile 5,5 0": "sea",
+        "hut 1,-1": "found",
+        "expand jungle 1,0": "expand",
+    }
+    assert guide.section_for_move(game, "fly away") is None
+
+
+def test_docs_rules_md_holds_the_guides_words_between_its_markers() -> None:
+    """One source: the page, the terminal and docs/rules.md show the words of guide.toml;
+    `taluva rules --markdown --into docs/rules.md` writes them again after a change."""
+    page = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    start, end = page.index(MARKDOWN_START), page.index(MARKDOWN_END)
+    assert page[start : end + len(MARKDOWN_END) + 1] == load_guide().markdown()
+    assert load_guide().into_markdown(page) == page
+
+
+def test_the_guides_data_ships_in_the_wheel() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    data = project["tool"]["setuptools"]["package-data"]
+    assert GUIDE_FILE in data["taluva.learn"]
+
+
+# ---------------------------------------------------------------- the server's guide
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    with client_for(sqlite_url(tmp_path_factory.mktemp("guide"))) as client:
+        yield client
+
+
+def test_the_server_gives_every_section_with_words_pictures_and_topics(client: Any) -> None:
+    answer = client.get("/api/guide")
+    assert answer.status_code == 200
+    data = answer.json()
+    guide = load_guide()
+    assert [s["id"] for s in data["sections"]] == list(guide.ids)
+    assert data["topics"] == guide.topic_sections()
+    eruption = next(s for s in data["sections"] if s["id"] == "eruption")
+    assert eruption["blocks"][1]["kind"] == "points"
+    refused = [p for p in eruption["pictures"] if p["refused"]]
+    assert refused and all(p["refusal"] for p in refused)
+    for section in data["sections"]:
+        for picture in section["pictures"]:
+            assert picture["svg"] == f"/api/guide/pictures/{picture['id']}.svg?v={data['version']}"
+
+
+def test_each_picture_is_served_as_svg_and_cached_by_its_etag(client: Any) -> None:
+    data = client.get("/api/guide").json()
+    picture = data["sections"][3]["pictures"][1]
+    answer = client.get(picture["svg"])
+    assert answer.status_code == 200
+    assert answer.headers["content-type"] == "image/svg+xml"
+    assert answer.text == load_guide().picture(picture["id"]).draw().svg
+    etag = answer.headers["etag"]
+    again = client.get(picture["svg"], headers={"if-none-match": etag})
+    assert again.status_code == 304 and again.content == b""
+    guide_again = client.get("/api/guide", headers={"if-none-match": etag})
+    assert guide_again.status_code == 304
+
+
+def test_a_picture_the_guide_does_not_have_is_not_found(client: Any) -> None:
+    answer = client.get("/api/guide/pictures/volcano-99.svg")
+    assert answer.status_code == 404
+    assert answer.json()["error"]["code"] == "not-found"
+    assert "volcano-99" in answer.json()["error"]["message"]
