@@ -33,7 +33,7 @@ from taluva.engine.moves import DOUBLE, EXPAND, Move
 from taluva.render import style
 from taluva.render.position import position_at
 from taluva.terminal.app import ReplayApp, TaluvaApp
-from taluva.terminal.board import BoardView
+from taluva.terminal.board import BoardView, MapPane
 from taluva.terminal.mapview import Overlay, draw_map, key_colours
 from taluva.terminal.screens import KEYS, ChoiceScreen, EndScreen, HelpScreen, PathScreen
 from taluva.terminal.session import SeatError, Session, parse_seats
@@ -441,6 +441,22 @@ async def test_ghost_follows_the_cursor_rotates_and_marks_legal_spots() -> None:
         await pilot.press("tab")
         assert Move.place_tile(app.cursor, app.orientation) in game.legal_moves()
         assert app.overlay().ghost_legal
+
+
+@run_async
+async def test_the_arrows_move_the_cursor_on_an_island_larger_than_the_map_pane() -> None:
+    game = Game.from_record(json.dumps(random_game(seed=5).to_record()))
+    while game.is_over or game.phase != "tile":
+        game.pop()
+    app = TaluvaApp(Session(game, parse_seats("human,human")), ai_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        pane = app.screen.query_one(MapPane)
+        assert pane.max_scroll_y > 0  # the island is taller than its pane: the pane scrolls
+        for key in ("down", "up", "right", "left"):
+            start = app.cursor
+            await pilot.press(key)
+            assert app.cursor != start, key  # the cursor moved, not only the map
 
 
 @run_async

@@ -9,10 +9,11 @@ import asyncio
 from datetime import datetime
 from typing import ClassVar
 
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import Footer
+from textual.widgets import Footer, Input
 
 from taluva.engine.errors import IllegalMove, InvalidRecord
 from taluva.engine.game import Game
@@ -35,10 +36,11 @@ class GameScreen(Screen[None]):
     dialog, then the view is redrawn and the AI moves if it is its turn."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "cursor(3)", "W", show=False),
-        Binding("right", "cursor(0)", "E", show=False),
-        Binding("up", "cursor_row(-1)", "up", show=False),
-        Binding("down", "cursor_row(1)", "down", show=False),
+        # before the map pane sees them: a map larger than the screen would scroll instead
+        Binding("left", "cursor(3)", "W", show=False, priority=True),
+        Binding("right", "cursor(0)", "E", show=False, priority=True),
+        Binding("up", "cursor_row(-1)", "up", show=False, priority=True),
+        Binding("down", "cursor_row(1)", "down", show=False, priority=True),
         Binding("r", "rotate(-1)", "Rotate"),
         Binding("R", "rotate(1)", "Rotate back", show=False),
         Binding("enter", "select", "Place/Build"),
@@ -170,11 +172,15 @@ class GameScreen(Screen[None]):
     # ------------------------------------------------------------------ keys: the tile
 
     def action_cursor(self, direction: int) -> None:
+        if isinstance(self.focused, Input):  # the arrows are the move line's while typing
+            raise SkipAction()
         if self.pointer.human_turn and self.pointer.step(direction):
             self.quit_armed = False
             self.refresh_view()
 
     def action_cursor_row(self, step: int) -> None:
+        if isinstance(self.focused, Input):
+            raise SkipAction()
         if self.pointer.human_turn and self.pointer.step_row(step):
             self.refresh_view()
 

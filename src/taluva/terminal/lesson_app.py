@@ -8,11 +8,10 @@ from __future__ import annotations
 from typing import ClassVar, Final
 
 from rich.text import Text
-from textual.actions import SkipAction
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen
-from textual.widgets import Input, Static
+from textual.widgets import Static
 
 from taluva.engine.hexes import format_hex
 from taluva.engine.moves import Move
@@ -111,15 +110,9 @@ class EndScreen(ModalScreen[str | None]):
 
 
 class LessonScreen(GameScreen):
-    """The game screen of the lesson (see the module's words). Its arrow keys move the cursor
-    before the scrolling map sees them (a map taller or wider than the screen would scroll
-    instead), except while a move is being typed."""
+    """The game screen of the lesson (see the module's words), with its own keys."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "cursor(3)", "W", show=False, priority=True),
-        Binding("right", "cursor(0)", "E", show=False, priority=True),
-        Binding("up", "cursor_row(-1)", "up", show=False, priority=True),
-        Binding("down", "cursor_row(1)", "down", show=False, priority=True),
         Binding("h", "hint", "Show the move"),
         Binding("u", "undo", "Undo", show=False),
         Binding("l", "load", "Load", show=False),
@@ -185,16 +178,6 @@ class LessonScreen(GameScreen):
             where = " ".join(format_hex(h) for h in step.highlight)
             text.append(f"Outlined in yellow: {where}.  h shows the move.", "dim")
         self.query_one("#lesson", Static).update(text)
-
-    def action_cursor(self, direction: int) -> None:
-        if isinstance(self.focused, Input):
-            raise SkipAction()
-        super().action_cursor(direction)
-
-    def action_cursor_row(self, step: int) -> None:
-        if isinstance(self.focused, Input):
-            raise SkipAction()
-        super().action_cursor_row(step)
 
     def play_move(self, move: Move | str) -> bool:
         """Play the step's move; answer any other move in one line and keep the step."""
