@@ -20,7 +20,8 @@ from sqlalchemy import func, insert, select, update
 
 from taluva.server import Limits, Settings, create_app
 from taluva.server.games import clocks
-from taluva.server.games.seeks import QUICK_PAIRINGS, RATING_RANGES, SEEK_EXPIRES_AFTER
+from taluva.server.games.seeks import SEEK_EXPIRES_AFTER
+from taluva.server.games.setups import QUICK_PAIRINGS, RATING_RANGES
 from taluva.server.players import accounts
 from taluva.server.players.accounts import SESSION_COOKIE
 from taluva.server.players.ratings import MODEL, RATING_SCALE

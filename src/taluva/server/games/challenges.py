@@ -18,8 +18,8 @@ from sqlalchemy.orm import aliased
 
 from taluva.engine.options import PLAYER_COUNTS
 from taluva.server.errors import ApiError
-from taluva.server.games.seeks import Setup, displayed_ratings, start_game
 from taluva.server.games.service import GameService
+from taluva.server.games.setups import Setup, displayed_ratings, start_game
 from taluva.server.players.accounts import Account
 from taluva.server.storage.models import AccountRow, Base, ChallengeRow
 from taluva.server.storage.store import now, utc

@@ -13,7 +13,7 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from taluva.ai.levels import LEVELS
 from taluva.engine.errors import InvalidOption
@@ -271,6 +271,10 @@ class GameService:
         return {"type": "hint", "ply": game.ply, "move": move, "value": round(value, 3)}
 
 
+RATED_NEEDS_CLOCK: Final = "a rated game needs a clock (real-time or turn-based)"
+"""Why a game without a clock cannot be rated (creating one, seeking or challenging)."""
+
+
 def rated_choice(requested: Any, meta: StoredGame) -> bool:
     """Whether a new game is rated: as ``requested`` (true, false, or None for "rated when it
     can be"); ApiError 422 ``not-rateable`` saying why when true is asked of a game that
@@ -281,7 +285,7 @@ def rated_choice(requested: Any, meta: StoredGame) -> bool:
     taken = [seat for seat in meta.seats if seat.taken]
     why = None
     if meta.clock is None:
-        why = "a rated game needs a clock (real-time or turn-based)"
+        why = RATED_NEEDS_CLOCK
     elif not any(seat.kind == "human" for seat in meta.seats):
         why = "a rated game needs a person at the table"
     elif any(seat.account_id is None for seat in taken if seat.kind == "human"):

@@ -17,7 +17,7 @@ from taluva.engine.options import (
 from taluva.render import style
 from taluva.server.games import clocks
 from taluva.server.games.lifecycle import ABORT_TURNS
-from taluva.server.games.seeks import seeks_config
+from taluva.server.games.setups import seeks_config
 from taluva.server.games.view import summary_view
 from taluva.server.http.deps import LIMITED, RoomDep, SiteDep, address_of, take_or_refuse
 from taluva.server.http.messages import CreateGameRequest, JoinRequest

@@ -10,7 +10,8 @@ from pydantic import Field
 
 from taluva.engine.options import PLAYER_COUNTS
 from taluva.server.errors import ApiError
-from taluva.server.games.seeks import RATING_RANGES, Seeks
+from taluva.server.games.seeks import Seeks
+from taluva.server.games.setups import RATING_RANGES
 from taluva.server.http.deps import LIMITED, SiteDep
 from taluva.server.http.messages import ClockRequest, Option, Strict
 from taluva.server.players.accounts import Account, account_of
