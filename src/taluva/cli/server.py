@@ -27,6 +27,9 @@ from taluva.server.config import (
     DEFAULT_CLAIM_AFTER,
     DEFAULT_REVIEW_ITERATIONS,
     DEFAULT_REVIEWS_AT_ONCE,
+    DEFAULT_STOP_DRAIN,
+    DEFAULT_STOP_GRACE,
+    SERVICE_STOP_SECONDS,
     Limits,
     Settings,
     default_ai_workers,
@@ -38,7 +41,7 @@ log = logging.getLogger(__name__)
 
 DEFAULT_LIMITS = Limits()
 
-EPILOG = """\
+EPILOG = f"""\
 examples:
   taluva serve                                  http://127.0.0.1:8000/, games in a SQLite file
   taluva serve --port 8080 --database sqlite:///club.sqlite3
@@ -51,8 +54,9 @@ The database's schema is created or upgraded at start; unfinished games resume w
 they stopped. The API is described at /docs and in docs/server-api.md.
 
 exit codes:
-  0    the server stopped normally (Ctrl-C)
-  1    the database cannot be opened or the port cannot be used
+  0    the server stopped normally (Ctrl-C or SIGTERM)
+  1    the database cannot be opened, the port cannot be used, or a stop did not
+       end in time (--stop-drain + --stop-grace + {SERVICE_STOP_SECONDS:g} s) and was cut short
   2    the command line is wrong"""
 
 
@@ -101,6 +105,24 @@ def _add_serve(subparsers: Any) -> None:
         help="seconds a player may be gone (no browser connected) on their turn, in a game "
         "with a real-time clock or none, before the others may claim the win "
         f"(default {DEFAULT_CLAIM_AFTER:g})",
+    )
+    parser.add_argument(
+        "--stop-drain",
+        type=float,
+        default=DEFAULT_STOP_DRAIN,
+        metavar="SECONDS",
+        help="on SIGTERM or Ctrl-C: seconds /readyz fails (and new WebSockets are turned "
+        "away) before the server stops listening, for a balancer to notice "
+        f"(default {DEFAULT_STOP_DRAIN:g})",
+    )
+    parser.add_argument(
+        "--stop-grace",
+        type=float,
+        default=DEFAULT_STOP_GRACE,
+        metavar="SECONDS",
+        help="then seconds the requests and moves under way get to finish before the "
+        f"connections left are closed (default {DEFAULT_STOP_GRACE:g}); the process ends "
+        f"at the latest {SERVICE_STOP_SECONDS:g} s after that",
     )
     add_quiet_option(parser)
     parser.set_defaults(func=_cmd_serve)
@@ -230,6 +252,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     with needs_extra("server", "the game server needs FastAPI, uvicorn and SQLAlchemy"):
         import uvicorn
 
+        from taluva.cli.serving import GracefulServer
         from taluva.server.http.app import create_app
 
     _check_serve_numbers(args)
@@ -256,7 +279,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     tune_garbage_collector()
     freeze_survivors(threading.Event())
     try:
-        uvicorn.run(
+        config = uvicorn.Config(
             app,
             host=args.host,
             port=args.port,
@@ -270,9 +293,14 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             ws_per_message_deflate=False,
             ws_ping_interval=20.0,
             ws_ping_timeout=20.0,
+            timeout_graceful_shutdown=args.stop_grace,
         )
+        server = GracefulServer(config, app.state.site, args.stop_drain, args.stop_grace)
+        server.run()
     except OSError as error:
         raise InputError(f"cannot serve on {args.host}:{args.port}: {error}") from None
+    if not server.started:
+        raise InputError(f"cannot serve on {args.host}:{args.port} (see the lines above)")
     return 0
 
 
@@ -300,6 +328,8 @@ def _check_serve_numbers(args: argparse.Namespace) -> None:
         raise UsageError("--ws-per-address must be 1 or more")
     if args.reclaim_after <= 0:
         raise UsageError("--reclaim-after must be positive")
+    if args.stop_drain < 0 or args.stop_grace < 0:
+        raise UsageError("--stop-drain and --stop-grace must be 0 or more seconds")
 
 
 def _trusted_proxies(text: str) -> tuple[str, ...]:

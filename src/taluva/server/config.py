@@ -29,6 +29,16 @@ DEFAULT_REVIEWS_AT_ONCE = 4
 50 moves (measured in docs/ai.md, "Game review")."""
 
 
+DEFAULT_STOP_DRAIN = 0.0
+"""Seconds a stopping server stays listening while ``/readyz`` fails (``taluva serve``)."""
+DEFAULT_STOP_GRACE = 10.0
+"""Seconds the requests and moves under way get to finish once a stopping server stopped
+listening."""
+SERVICE_STOP_SECONDS = 10.0
+"""Seconds the game service gets to stop (AI workers, Redis, database) after the grace; a
+server still running then is ended (``taluva.cli.serving``)."""
+
+
 def default_ai_workers() -> int:
     """One AI worker per core this process may use: AI-only games take all but one of them
     (``taluva.server.ai.scheduling``), so people's games always find one free."""

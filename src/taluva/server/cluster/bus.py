@@ -159,6 +159,21 @@ class Bus:
         except Exception:
             log.exception("a broadcast of game %s from another process failed", game_id)
 
+    async def reachable(self, timeout: float) -> bool:
+        """Whether Redis answers a ping within ``timeout`` seconds (``/readyz``); True for a
+        bus that uses none."""
+        if self.url is None:
+            return True
+        if self._client is None:
+            return False
+        try:
+            async with asyncio.timeout(timeout):
+                return bool(await self._client.ping())
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            return False
+
     async def stop(self) -> None:
         """Publish what is queued (briefly), then disconnect."""
         if self._outbox is not None:

@@ -113,6 +113,7 @@ class GameService:
 
     async def start(self) -> None:
         """Migrate the database, then resume every unfinished game (AI seats move again)."""
+        self.store.outage.report = True
         await self.db(self.store.migrate)
         self.checkpoints.start()
         if self.cluster is not None:

@@ -20,6 +20,7 @@ from taluva.server.http import (
     errors,
     games,
     guide,
+    health,
     inbox,
     learn,
     lobby,
@@ -34,6 +35,7 @@ from taluva.server.http.site import Site
 from taluva.server.limits import TrustedProxies
 
 ROUTERS = (
+    health.router,
     lobby.router,
     games.router,
     chat.router,

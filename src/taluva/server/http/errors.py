@@ -1,16 +1,23 @@
 """Every refusal leaves as the API's own error body, ``{"error": {"code", "message"}}``: the
-server's ``ApiError``, a request FastAPI could not read, Starlette's own 404 and 405, and any
-failure (500, its details only in the log)."""
+server's ``ApiError``, a request FastAPI could not read, Starlette's own 404 and 405, a
+database that cannot be reached (503, ``Retry-After``), and any failure (500, its details
+only in the log)."""
 
 from __future__ import annotations
+
+import logging
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 
 from taluva.server.errors import ApiError
 from taluva.server.http.messages import describe
+from taluva.server.storage import outage
+
+log = logging.getLogger("taluva.server")
 
 HTTP_CODES = {404: "not-found", 405: "method-not-allowed", 413: "too-large"}
 """The codes of the HTTP errors Starlette raises itself (unknown path, wrong method)."""
@@ -38,9 +45,30 @@ async def internal_error(_request: Request, _error: Exception) -> JSONResponse:
     return JSONResponse(refusal.body(), status_code=refusal.status)
 
 
+def database_down() -> ApiError:
+    """The answer to a request that met a database outage: try again shortly."""
+    return ApiError(
+        503,
+        "unavailable",
+        "the database cannot be reached: reconnecting…",
+        retry_after=outage.RETRY_AFTER,
+    )
+
+
+async def database_error(_request: Request, error: DBAPIError) -> JSONResponse:
+    """A database outage (logged once by ``storage.outage``) is 503; any other database
+    error is a fault of the server, logged with its traceback."""
+    if outage.unreachable(error):
+        refusal = database_down()
+        return JSONResponse(refusal.body(), status_code=refusal.status, headers=refusal.headers())
+    log.error("a request failed in the database", exc_info=error)
+    return await internal_error(_request, error)
+
+
 def install(app: FastAPI) -> None:
     """Answer every refusal of ``app`` with the API's error body."""
     app.add_exception_handler(ApiError, api_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, invalid_request)  # type: ignore[arg-type]
     app.add_exception_handler(HTTPException, http_error)  # type: ignore[arg-type]
+    app.add_exception_handler(DBAPIError, database_error)  # type: ignore[arg-type]
     app.add_exception_handler(Exception, internal_error)

@@ -52,6 +52,9 @@ class Site:
         default_factory=lambda: AddressLimiter(NAME_PER_MINUTE / 60, NAME_BURST)
     )
     """Sign-in attempts, per account name."""
+    stopping: bool = False
+    """Set when the process was told to stop: ``/readyz`` fails and new WebSockets are
+    turned away (``taluva.server.http.health``, ``http.ws``)."""
     config: dict[str, Any] = field(default_factory=dict)
     """``/api/config``'s answer, made on first use."""
     _passwords: Passwords | None = None

@@ -26,6 +26,7 @@ from taluva.server.games.chat import Chat
 from taluva.server.games.rematch import Rematches
 from taluva.server.games.room import Room
 from taluva.server.games.service import GameService
+from taluva.server.http.errors import database_down
 from taluva.server.http.messages import (
     CLIENT_MESSAGES,
     MAX_REF_CHARS,
@@ -48,6 +49,7 @@ from taluva.server.http.messages import (
 from taluva.server.http.site import Site
 from taluva.server.limits import ConnectionCounter, TokenBucket
 from taluva.server.players.accounts import Account, account_of
+from taluva.server.storage import outage
 from taluva.server.wire import to_json
 
 log = logging.getLogger("taluva.server")
@@ -56,6 +58,11 @@ CLIENT_TYPES = tuple(CLIENT_MESSAGES)
 CLOSE_NOT_FOUND = 4404
 CLOSE_TOO_SLOW = 4408
 CLOSE_TOO_MANY = 4429
+CLOSE_RESTARTING = 1012
+"""The server is stopping (WebSocket's "service restart"): reconnect, to another process."""
+CLOSE_TRY_LATER = 1013
+"""The database cannot be reached (WebSocket's "try again later")."""
+"""The server is stopping (WebSocket's "service restart"): reconnect, to another process."""
 
 _background: set[asyncio.Task[None]] = set()
 
@@ -132,6 +139,11 @@ async def serve_socket(
             room = await service.room(game_id)
         except ApiError as error:
             await refuse_socket(websocket, error, CLOSE_NOT_FOUND)
+            return
+        except Exception as error:
+            if not outage.unreachable(error):
+                raise
+            await refuse_socket(websocket, database_down(), CLOSE_TRY_LATER)
             return
         await websocket.accept()
         await _serve(websocket, room, service, limits, chat, rematches)
@@ -230,7 +242,10 @@ async def _handle(
         await _dispatch(fields, ref, connection, room, service, chat, rematches)
     except ApiError as error:
         connection.send_json(error.message_for_socket(ref))
-    except Exception:
+    except Exception as error:
+        if outage.unreachable(error):  # logged once by the store, not once per message
+            connection.send_json(database_down().message_for_socket(ref))
+            return
         log.exception("a %s message in game %s failed", type(fields).__name__, room.id)
         connection.send_json(
             error_message("internal", "the server failed; the error is in its log", ref)
@@ -360,6 +375,10 @@ router = APIRouter()
 @router.websocket("/ws/games/{game_id}")
 async def game_socket(websocket: WebSocket, game_id: str) -> None:
     site: Site = websocket.app.state.site
+    if site.stopping:
+        error = ApiError(503, "unavailable", "this server is stopping: reconnect")
+        await refuse_socket(websocket, error, CLOSE_RESTARTING)
+        return
     limits = site.settings.limits
     service = site.service
     await serve_socket(websocket, game_id, service, limits, site.sockets, site.chat, site.rematches)

@@ -11,11 +11,13 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
+from alembic.script import ScriptDirectory
 from sqlalchemy import (
     ColumnElement,
     Connection,
@@ -25,7 +27,9 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.exc import IntegrityError
@@ -33,6 +37,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from taluva.engine.game import Game
 from taluva.server.storage.models import Base, GameRow, MoveRow, SeatRow
+from taluva.server.storage.outage import Outage
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -43,6 +48,14 @@ STATUSES = (OPEN, LIVE, FINISHED)
 """A game is open while a human seat is free, live once every seat is taken, then finished."""
 CANCELLED = "cancelled"
 """An open game its host called off: it is listed nowhere and never starts."""
+
+
+@cache
+def shipped_heads() -> tuple[str, ...]:
+    """The newest revisions of the shipped migrations (read once: parsing them takes time)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    return tuple(ScriptDirectory.from_config(config).get_heads())
 
 
 class PlyTaken(Exception):
@@ -204,7 +217,17 @@ def make_engine(url: str, *, checkpoints_apart: bool = False) -> Engine:
         engine = create_engine(url, connect_args={"check_same_thread": False})
         event.listen(engine, "connect", _sqlite_pragmas(checkpoints_apart=checkpoints_apart))
         return engine
-    return create_engine(url, pool_size=8, max_overflow=4, pool_pre_ping=True)
+    return create_engine(
+        url,
+        pool_size=8,
+        max_overflow=4,
+        pool_pre_ping=True,
+        connect_args={"connect_timeout": CONNECT_SECONDS},
+    )
+
+
+CONNECT_SECONDS = 5
+"""How long a connection to PostgreSQL is tried before the database counts as unreachable."""
 
 
 WAL_PAGES_BEFORE_WAITING = 20_000
@@ -235,6 +258,8 @@ class Store:
         self.url = url
         self.game_end = game_end
         self.engine = make_engine(url, checkpoints_apart=checkpoints_apart)
+        self.outage = Outage(self.engine)
+        """Whether the database can be reached, logged once per outage."""
         self._session = sessionmaker(self.engine, expire_on_commit=False)
 
     def checkpoint(self, *, final: bool = False) -> None:
@@ -256,6 +281,16 @@ class Store:
         with self.engine.begin() as connection:
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
+
+    def at_head(self) -> bool:
+        """Whether the schema is at the newest shipped revision (raises if the database cannot
+        be reached): what ``/readyz`` asks on every probe, one small query."""
+        with self.engine.connect() as connection:
+            if not inspect(connection).has_table("alembic_version"):
+                return False
+            rows = connection.execute(text("SELECT version_num FROM alembic_version"))
+            current = {row[0] for row in rows}
+        return current == set(shipped_heads())
 
     def close(self) -> None:
         """Release every pooled connection."""
