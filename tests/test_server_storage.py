@@ -302,3 +302,28 @@ def test_a_failing_checkpoint_is_reported_once_and_the_rounds_go_on(
     store.close()
     assert calls.count(False) >= 5 and calls[-1] is True  # kept trying, then the last one
     assert [r.getMessage() for r in caplog.records] == ["SQLite checkpoint failed; trying again"]
+
+
+def test_processes_started_together_on_an_empty_database_all_bring_it_up(database: str) -> None:
+    stores = [Store(database, game_end=settle) for _ in range(3)]
+    start = threading.Barrier(len(stores))
+    failures: list[BaseException] = []
+
+    def migrate(store: Store) -> None:
+        try:
+            start.wait()
+            store.migrate()
+        except BaseException as error:  # reported below
+            failures.append(error)
+
+    threads = [threading.Thread(target=migrate, args=(store,)) for store in stores]
+    for thread in threads:
+        thread.daemon = True  # a hung migration must not keep the test process alive
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not any(thread.is_alive() for thread in threads), "the migrations wait on each other"
+    assert failures == []
+    assert all(store.at_head() for store in stores)
+    for store in stores:
+        store.close()

@@ -8,7 +8,8 @@ event loop never waits on the disk. The schema comes from the Alembic revisions 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cache
@@ -40,6 +41,8 @@ from taluva.server.storage.models import Base, GameRow, MoveRow, SeatRow
 from taluva.server.storage.outage import Outage
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+MIGRATION_LOCK = 0x7A1_0A1E
+"""The PostgreSQL advisory lock an upgrade of the schema holds (``Store.migrate``)."""
 
 OPEN = "open"
 LIVE = "live"
@@ -208,6 +211,26 @@ def _sqlite_pragmas(*, checkpoints_apart: bool) -> Callable[[Any, Any], None]:
     return on_connect
 
 
+@contextmanager
+def _file_lock(engine: Engine) -> Iterator[None]:
+    """Hold an exclusive lock on ``DATABASE-migrate.lock`` beside a SQLite database file (a
+    no-op for any other database, an in-memory one, or where the OS has no ``fcntl``)."""
+    database = engine.url.database if engine.url.get_backend_name() == "sqlite" else None
+    try:
+        import fcntl
+    except ImportError:  # not a POSIX system
+        fcntl = None  # type: ignore[assignment]
+    if not database or database == ":memory:" or fcntl is None:
+        yield
+        return
+    with open(f"{database}-migrate.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def make_engine(url: str, *, checkpoints_apart: bool = False) -> Engine:
     """A SQLAlchemy engine for ``url``, with SQLite tuned for a single server process.
 
@@ -275,10 +298,17 @@ class Store:
                 connection.exec_driver_sql("PRAGMA wal_checkpoint(RESTART)")
 
     def migrate(self) -> None:
-        """Bring the schema up to the newest shipped revision (a no-op when it is)."""
+        """Bring the schema up to the newest shipped revision (a no-op when it is). On
+        PostgreSQL the upgrade holds an advisory lock for its transaction (on SQLite a lock on a
+        file beside the database), so processes started together on an empty database take
+        turns: the first creates the schema, the others then find it at head."""
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
-        with self.engine.begin() as connection:
+        with _file_lock(self.engine), self.engine.begin() as connection:
+            if connection.dialect.name == "postgresql":
+                connection.execute(
+                    text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK}
+                )
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
 
