@@ -36,6 +36,8 @@ from taluva.server.config import (
     default_database_url,
 )
 from taluva.server.limits import parse_networks
+from taluva.server.logs import FORMATS as LOG_FORMATS
+from taluva.server.logs import configure as configure_logs
 
 log = logging.getLogger(__name__)
 
@@ -125,6 +127,13 @@ def _add_serve(subparsers: Any) -> None:
         f"at the latest {SERVICE_STOP_SECONDS:g} s after that",
     )
     add_quiet_option(parser)
+    parser.add_argument(
+        "--log-format",
+        choices=LOG_FORMATS,
+        default=LOG_FORMATS[0],
+        help="log lines as text, or as one JSON object a line with the game and request "
+        "ids, uvicorn's access lines included (default text)",
+    )
     parser.set_defaults(func=_cmd_serve)
 
 
@@ -271,7 +280,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         reach_redis(args.redis)
     settings = _settings(args, database, proxies)
     level = logging.WARNING if args.quiet else logging.INFO
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logs(args.log_format, level)
+    json_logs = args.log_format == "json"
     shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(f"Taluva server: open http://{shown_host}:{args.port}/ in your browser", flush=True)
     print(f"games are stored in {_safe_url(database)}", flush=True)
@@ -284,7 +294,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             host=args.host,
             port=args.port,
             log_level="warning" if args.quiet else "info",
-            access_log=False,
+            # JSON: uvicorn's lines go through the root logger's JSON lines, one per request
+            **({"log_config": None, "access_log": True} if json_logs else {"access_log": False}),
             # The app reads X-Forwarded-For itself, and only from --forwarded-allow-ips;
             # uvicorn's own reading would trust any local peer.
             proxy_headers=False,

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import enum
 import functools
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -56,6 +57,7 @@ class _Part:
     """One piece of work of a job, and the future that hands out its running task."""
 
     work: Callable[[], Awaitable[Any]]
+    queued: float = field(default_factory=time.monotonic)
     started: asyncio.Future[asyncio.Future[Any]] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
     )
@@ -100,6 +102,8 @@ class FairScheduler:
         self._extras: dict[Audience, deque[str]] = {audience: deque() for audience in Audience}
         """Games running a job with parts still waiting, which may take slots nobody wants."""
         self._closed = False
+        self.waited: Callable[[float], None] | None = None
+        """Told the seconds each part waited when a worker takes it (the metrics)."""
 
     def running(self, audience: Audience | None = None) -> int:
         """How many slots are held now (by one audience's jobs, if given)."""
@@ -196,6 +200,8 @@ class FairScheduler:
                     del self._waiting[game]
             part = job.waiting.popleft()
             job.running += 1
+            if self.waited is not None:
+                self.waited(time.monotonic() - part.queued)
             if job.waiting:
                 self._extras[job.audience].append(game)
             running = asyncio.ensure_future(part.work())

@@ -8,6 +8,7 @@ stored; moves arriving while a write is under way are stored together (group com
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from taluva.engine.errors import IllegalMove
@@ -15,6 +16,7 @@ from taluva.server.errors import ApiError
 from taluva.server.games.lifecycle import Lifecycle
 from taluva.server.games.registry import Rooms
 from taluva.server.games.room import MOVE_TEXT_CHARS, Room
+from taluva.server.metrics import Metrics
 from taluva.server.storage.database import Database
 from taluva.server.storage.store import FINISHED, LIVE, OPEN, NewMove, PlyTaken
 
@@ -24,12 +26,20 @@ class Moves:
     the same games (a room may then be behind the database, and is read again first)."""
 
     def __init__(
-        self, database: Database, rooms: Rooms, lifecycle: Lifecycle, *, shared: bool
+        self,
+        database: Database,
+        rooms: Rooms,
+        lifecycle: Lifecycle,
+        *,
+        shared: bool,
+        metrics: Metrics,
     ) -> None:
         self.database = database
         self.rooms = rooms
         self.lifecycle = lifecycle
         self.shared = shared
+        self.metrics = metrics
+        """Counts each move accepted and its time to the broadcast."""
 
     async def submit(self, room: Room, seats: set[int], state: Any, text: Any) -> dict[str, Any]:
         """Check, store, apply and broadcast one move; return the broadcast message.
@@ -38,6 +48,7 @@ class Moves:
         state id (the number of moves played), the player to move holds one of ``seats`` and
         the engine finds the move legal.
         """
+        arrived = time.perf_counter()
         if type(state) is not int:
             raise ApiError(400, "bad-request", "state must be the state id (a whole number)")
         if not isinstance(text, str) or not text.strip():
@@ -87,5 +98,6 @@ class Moves:
                 "state": room.state(),
             }
             room.broadcast(message)
+            self.metrics.move(room.meta.seats[seat].kind, arrived)
             self.rooms.changed(room)
         return message

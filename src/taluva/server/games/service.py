@@ -31,6 +31,7 @@ from taluva.server.games.play import Moves
 from taluva.server.games.registry import Rooms
 from taluva.server.games.room import Room
 from taluva.server.games.view import summary_view
+from taluva.server.metrics import Metrics
 from taluva.server.players.accounts import Account
 from taluva.server.players.names import clean_name
 from taluva.server.players.ratings import ratings_of
@@ -58,9 +59,15 @@ class GameService:
     """Creates, loads and runs games; every HTTP route and WebSocket goes through it."""
 
     def __init__(
-        self, settings: Settings, store: Store | None = None, ai: AiRunner | None = None
+        self,
+        settings: Settings,
+        store: Store | None = None,
+        ai: AiRunner | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.settings = settings
+        self.metrics = metrics or Metrics()
+        """This service's Prometheus metrics (``taluva.server.metrics``, ``GET /metrics``)."""
         self.store = store or Store(settings.database, checkpoints_apart=True, game_end=settle)
         self.checkpoints = Checkpoints(self.store)
         """SQLite's checkpoints, off the moves' path (``taluva.server.storage.checkpoints``)."""
@@ -80,7 +87,11 @@ class GameService:
         self.lifecycle = Lifecycle(settings, self.database, self.registry)
         """Resignations, clocks, cancel and abandon (``taluva.server.games.lifecycle``)."""
         self.moves = Moves(
-            self.database, self.registry, self.lifecycle, shared=settings.redis is not None
+            self.database,
+            self.registry,
+            self.lifecycle,
+            shared=settings.redis is not None,
+            metrics=self.metrics,
         )
         """Every move's checks, storing and broadcast (``taluva.server.games.play``)."""
         self.ai_seats = AiSeats(settings, self.database, self.ai, self.registry, self.moves)
@@ -94,6 +105,20 @@ class GameService:
             )
             self.registry.relay = self.cluster.relay
             self.ai_seats.remote = self.cluster.ask_ai
+        self._watch()
+
+    def _watch(self) -> None:
+        """Let the metrics read the games being played, the AI queue and the database's
+        failures."""
+        rooms = self.registry.live
+        self.metrics.count_live_games(
+            lambda: sum(1 for room in list(rooms.values()) if room.meta.status == LIVE)
+        )
+        scheduler = getattr(self.ai, "scheduler", None)  # a test's stand-in may have none
+        if scheduler is not None:
+            self.metrics.count_ai_queue(scheduler.waiting)
+            scheduler.waited = self.metrics.ai_wait.observe
+        self.store.outage.failed = self.metrics.database_error
 
     @property
     def rooms(self) -> dict[str, Room]:

@@ -27,6 +27,7 @@ from taluva.server.http import (
     pages,
     rematch,
     reviews,
+    scrape,
     seeks,
     ws,
 )
@@ -36,6 +37,7 @@ from taluva.server.limits import TrustedProxies
 
 ROUTERS = (
     health.router,
+    scrape.router,
     lobby.router,
     games.router,
     chat.router,

@@ -3,11 +3,13 @@
 It settles which address the request counts as (``X-Forwarded-For`` only from a trusted
 proxy), reads the whole body and refuses it unless it is JSON within the limits (size,
 nesting, ``Content-Type: application/json``), and adds the security headers to every answer.
-Refusals are the API's own error bodies.
+Refusals are the API's own error bodies. It also names the request (``X-Request-Id``) and
+its game for the log lines written while it is answered (``taluva.server.logs``).
 """
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
@@ -17,6 +19,7 @@ from taluva.server.config import Limits
 from taluva.server.errors import ApiError
 from taluva.server.http.messages import parse_json
 from taluva.server.limits import TrustedProxies
+from taluva.server.logs import GAME, REQUEST, game_of_path
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -66,6 +69,10 @@ class GuardMiddleware:
             return
         peer, port = scope.get("client") or ("unknown", 0)
         scope["client"] = (self.proxies.client(peer, header(scope, b"x-forwarded-for")), port)
+        request_id = secrets.token_hex(6)
+        # set in this request's own task: whatever it logs (and starts) names them
+        REQUEST.set(request_id)
+        GAME.set(game_of_path(scope["path"]))
         if scope["type"] == "websocket":
             await self.app(scope, receive, send)
             return
@@ -76,6 +83,7 @@ class GuardMiddleware:
                 extra = [
                     (b"x-content-type-options", b"nosniff"),
                     (b"referrer-policy", b"no-referrer"),
+                    (b"x-request-id", request_id.encode()),
                 ]
                 if strict:
                     extra.append((b"content-security-policy", CONTENT_SECURITY_POLICY.encode()))

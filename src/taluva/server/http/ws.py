@@ -146,7 +146,11 @@ async def serve_socket(
             await refuse_socket(websocket, database_down(), CLOSE_TRY_LATER)
             return
         await websocket.accept()
-        await _serve(websocket, room, service, limits, chat, rematches)
+        service.metrics.sockets.inc()
+        try:
+            await _serve(websocket, room, service, limits, chat, rematches)
+        finally:
+            service.metrics.sockets.dec()
     finally:
         sockets.close(address)
 

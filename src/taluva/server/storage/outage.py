@@ -8,10 +8,12 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import Engine, event
 from sqlalchemy.engine import ExceptionContext
+from sqlalchemy.exc import IntegrityError
 
 log = logging.getLogger("taluva.server")
 
@@ -30,6 +32,9 @@ class Outage:
         self.report = False
         """Whether outages are logged: only by a serving process (``GameService.start``), not
         by a one-off store whose caller reports the failure itself."""
+        self.failed: Callable[[bool], None] | None = None
+        """Told of each failed statement or connection, and whether it failed for want of
+        the database (the metrics); a refused duplicate (an integrity error) is not a failure."""
         self._lock = threading.Lock()
         event.listen(engine, "handle_error", self._failed)
         event.listen(engine, "connect", self._reached)
@@ -42,7 +47,10 @@ class Outage:
 
     def _failed(self, context: ExceptionContext) -> None:
         # No connection: connecting failed. is_disconnect: an open connection was dropped.
-        if not (context.is_disconnect or context.connection is None):
+        down = context.is_disconnect or context.connection is None
+        if self.failed is not None and not isinstance(context.sqlalchemy_exception, IntegrityError):
+            self.failed(down)
+        if not down:
             return
         error = context.sqlalchemy_exception
         if error is not None:
