@@ -94,3 +94,13 @@ def test_one_address_holds_thirty_two_websockets_across_both_processes(
             except InvalidStatus:
                 time.sleep(0.1)
         assert len(sockets) == 32
+
+
+def test_the_metrics_answer_each_process_but_not_through_the_site(
+    front: tuple[str, list[str]],
+) -> None:
+    url, processes = front
+    assert httpx.get(f"http://{url}/metrics").status_code == 403
+    for process in processes:
+        scraped = httpx.get(f"http://{process}/metrics")
+        assert scraped.status_code == 200 and "taluva_moves_total" in scraped.text
