@@ -25,6 +25,7 @@ from taluva.server.http import (
     learn,
     lobby,
     pages,
+    puzzles,
     rematch,
     reviews,
     scrape,
@@ -49,6 +50,7 @@ ROUTERS = (
     inbox.router,
     guide.router,
     learn.router,
+    puzzles.router,
     ws.router,
     pages.router,
 )

@@ -275,3 +275,36 @@ class ChallengeRow(Base):
     )
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     answered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class PuzzleRatingRow(Base):
+    """The puzzle rating of one account or one puzzle (``players.puzzle_ratings``), with an
+    account's current streak of puzzles solved in a row."""
+
+    __tablename__ = "puzzle_ratings"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True, unique=True
+    )
+    puzzle_id: Mapped[str | None] = mapped_column(String(32), nullable=True, unique=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    streak: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PuzzleAttemptRow(Base):
+    """One rated attempt of a signed-in player at a puzzle, and the player's rating after it."""
+
+    __tablename__ = "puzzle_attempts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    puzzle_id: Mapped[str] = mapped_column(String(32), index=True)
+    solved: Mapped[bool] = mapped_column(Boolean)
+    mu_after: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

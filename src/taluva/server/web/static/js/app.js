@@ -8,6 +8,7 @@ import { AccountBar, loadAccount, onAccountChange } from "./account.js";
 import { LeaderboardPage } from "./leaderboard.js";
 import { MyGamesPage } from "./mygames.js";
 import { ProfilePage } from "./profile.js";
+import { PuzzlesPage } from "./puzzles.js";
 import { RulesPage, parseRulesHash } from "./rules.js";
 import { TutorialPage } from "./tutorial.js";
 
@@ -35,6 +36,7 @@ async function route() {
 // The account views: My games, a player's profile, the leaderboard (null: another page).
 function accountPage(hash) {
   if (hash === "#/my") return { name: "my-games", page: new MyGamesPage(root) };
+  if (hash === "#/puzzles") return { name: "puzzles", page: new PuzzlesPage(root, config) };
   if (hash === "#/leaderboard") return { name: "leaderboard", page: new LeaderboardPage(root, config) };
   const player = hash.match(/^#\/player\/(\d{1,12})$/);
   return player ? { name: "profile", page: new ProfilePage(root, player[1]) } : null;

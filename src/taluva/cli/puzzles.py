@@ -1,0 +1,214 @@
+"""``taluva puzzles make``: find puzzles in seeded self-play games and stored games;
+``taluva puzzle``: solve the shipped puzzles in the terminal, one after another, with a
+streak (``taluva.learn.puzzles``; the web client has the same puzzles, rated)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Final
+
+from taluva.cli.common import FORMATTER, ai_level, whole_number, wrap
+from taluva.cli.errors import EXIT_CODES_HELP, InputError, UsageError, needs_extra
+
+MAKE_EPILOG: Final = f"""\
+examples:
+  taluva puzzles make --games 1500 --seed 1 --block-every 3 --workers 2 \\
+      --out src/taluva/learn/puzzles.json
+                                      the shipped puzzles (docs/ai.md, "Puzzles")
+  taluva puzzles make --games 0 --records games.jsonl --out mine.json
+                                      screen stored game records (one JSON record a line)
+
+{EXIT_CODES_HELP}"""
+
+CHECK_EPILOG: Final = f"""\
+examples:
+  taluva puzzles check                      replay the shipped puzzles, check every answer
+  taluva puzzles check --level 1 --level 5  and count those levels 1 and 5 solve
+
+{EXIT_CODES_HELP}"""
+
+PUZZLE_EPILOG: Final = f"""\
+examples:
+  taluva puzzle                 puzzles of every theme, full screen
+  taluva puzzle --theme tower   only puzzles won by the last tower
+  taluva puzzle --plain         line by line: type the tile, then the build
+
+{EXIT_CODES_HELP}"""
+
+
+def register(subparsers: Any) -> None:
+    """Add ``puzzles`` and ``puzzle`` to the ``taluva`` command line."""
+    puzzles = subparsers.add_parser(
+        "puzzles",
+        help="make puzzles from self-play and stored games",
+        description=wrap(
+            "Make puzzles: positions where exactly one build, after a suitable tile "
+            "placement, wins the game at once (or stops the opponent's win at once), found "
+            "by trying every turn of every position of seeded self-play games (and stored "
+            "games)."
+        ),
+        epilog=MAKE_EPILOG,
+        formatter_class=FORMATTER,
+    )
+    actions = puzzles.add_subparsers(dest="action", metavar="ACTION", required=True)
+    make = actions.add_parser(
+        "make",
+        help="play and screen games, write the puzzles found",
+        description=wrap(
+            "Play --games seeded self-play games (and read --records), try every turn of "
+            "every position, and write the puzzles found to --out. Progress goes to "
+            "standard error."
+        ),
+        epilog=MAKE_EPILOG,
+        formatter_class=FORMATTER,
+    )
+    make.add_argument("--games", type=whole_number(0), required=True, help="self-play games")
+    make.add_argument("--seed", type=whole_number(0), default=1, help="seed of the games")
+    make.add_argument(
+        "--block-every",
+        type=whole_number(0),
+        default=0,
+        metavar="K",
+        help="also screen every K-th self-play game (and every stored game) for a block "
+        "puzzle; 0: none (default)",
+    )
+    make.add_argument(
+        "--workers",
+        type=whole_number(1),
+        default=1,
+        help="processes to screen games on (the puzzles do not depend on it)",
+    )
+    make.add_argument("--records", metavar="FILE", help="stored game records, one JSON a line")
+    make.add_argument("--out", metavar="FILE", required=True, help="the puzzle file to write")
+    make.set_defaults(func=_cmd_make)
+
+    check = actions.add_parser(
+        "check",
+        help="replay every puzzle, check its answer, and count those the AI levels solve",
+        description=wrap(
+            "Replay every puzzle of FILE (default: the shipped ones) and play its answer, "
+            "which must be right; with --level, also count the puzzles the AI solves at "
+            "that level (its hint's turn), by theme."
+        ),
+        epilog=CHECK_EPILOG,
+        formatter_class=FORMATTER,
+    )
+    check.add_argument("--file", metavar="FILE", help="a puzzle file (default: the shipped)")
+    check.add_argument(
+        "--level", type=ai_level, action="append", default=[], help="an AI level (repeat)"
+    )
+    check.set_defaults(func=_cmd_check)
+
+    puzzle = subparsers.add_parser(
+        "puzzle",
+        help="solve puzzles: find the turn that wins at once, or stops a win",
+        description=wrap(
+            "Solve the shipped puzzles: each is a position from a real game where one turn "
+            "(a tile placement, then a build) wins at once, or stops the opponent's win at "
+            "once. A wrong turn is answered with what it misses and the answer; right "
+            "answers in a row make a streak."
+        ),
+        epilog=PUZZLE_EPILOG,
+        formatter_class=FORMATTER,
+    )
+    puzzle.add_argument("--theme", help="only puzzles of this theme (see --list)")
+    puzzle.add_argument("--list", action="store_true", help="list the themes and stop")
+    puzzle.add_argument("--plain", action="store_true", help="line-by-line text mode")
+    puzzle.add_argument("--seed", type=int, default=None, help="seed of the puzzle order")
+    puzzle.set_defaults(func=_cmd_puzzle)
+
+
+def _cmd_make(args: argparse.Namespace) -> int:
+    from taluva.engine.errors import InvalidRecord
+    from taluva.engine.game import Game
+    from taluva.learn.puzzle_maker import (
+        make_puzzles,
+        puzzle_set,
+        record_sources,
+        self_play_sources,
+    )
+
+    records: list[dict[str, Any]] = []
+    if args.records:
+        try:
+            lines = Path(args.records).read_text(encoding="utf-8").splitlines()
+            records = [json.loads(line) for line in lines if line.strip()]
+            for record in records:
+                Game.from_record(record)
+        except (OSError, ValueError, InvalidRecord) as error:
+            raise InputError(f"{args.records}: cannot read records ({error})") from None
+    command = (
+        f"taluva puzzles make --games {args.games} --seed {args.seed} "
+        f"--block-every {args.block_every}"
+    )
+    if args.records:
+        command += f" --records {Path(args.records).name}"
+
+    def report(tally: Any) -> None:
+        print(tally.line(), file=sys.stderr, flush=True)
+
+    sources = self_play_sources(args.games, args.seed) + record_sources(records)
+    kept, tally = make_puzzles(
+        sources, block_every=args.block_every, workers=args.workers, progress=report
+    )
+    report(tally)
+    out = Path(args.out)
+    try:
+        puzzle_set(kept, tally, command).save(out)
+    except OSError as error:
+        raise InputError(f"{out}: cannot write ({error.strerror or error})") from None
+    print(f"{len(kept)} puzzles written to {out}")
+    return 0
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    from taluva.learn.puzzle_maker import check_puzzles
+    from taluva.learn.puzzles import PuzzleError, load_puzzles, read_puzzles
+
+    try:
+        puzzles = load_puzzles() if args.file is None else read_puzzles(Path(args.file))
+    except PuzzleError as error:
+        raise InputError(str(error)) from None
+    total = len(puzzles.puzzles)
+
+    def report(done: int) -> None:
+        if done % 50 == 0 or done == total:
+            print(f"checked {done} of {total}", file=sys.stderr, flush=True)
+
+    tally = check_puzzles(puzzles.puzzles, args.level, report)
+    print(f"{tally.puzzles} puzzles replayed, {tally.answers_right} answers right")
+    for level, counts in tally.solved.items():
+        themes = ", ".join(
+            f"{theme} {counts.get(theme, 0)}/{count}" for theme, count in tally.themes.items()
+        )
+        print(f"level {level} solves {counts.get('all', 0)}/{tally.puzzles} ({themes})")
+    return 0 if tally.answers_right == tally.puzzles else 1
+
+
+def _cmd_puzzle(args: argparse.Namespace) -> int:
+    from taluva.learn.puzzles import THEMES, PuzzleError, load_puzzles
+
+    puzzles = load_puzzles()
+    if args.list:
+        counts = puzzles.theme_counts()
+        for theme, words in THEMES.items():
+            print(f"{theme:<9} {counts[theme]:>4}  {words}")
+        return 0
+    try:
+        chosen = puzzles.with_theme(args.theme)
+    except PuzzleError as error:
+        raise UsageError(str(error)) from None
+    if args.plain:
+        from taluva.terminal.puzzle_plain import run_plain_puzzles
+
+        return run_plain_puzzles(chosen, sys.stdin, sys.stdout, seed=args.seed)
+    with needs_extra("terminal", "the full-screen puzzles need Textual", ", or use --plain"):
+        from taluva.terminal.puzzle_app import PuzzleApp
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise UsageError("the full-screen puzzles need a terminal; use --plain for pipes")
+
+    PuzzleApp(chosen, seed=args.seed).run()
+    return 0

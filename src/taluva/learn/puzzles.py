@@ -1,0 +1,349 @@
+"""Puzzles: positions from self-play games where one turn (a tile and a build) is clearly best:
+it wins at once, or it alone stops the opponent's win at once next turn.
+
+Every shipped puzzle (``puzzles.json``, made by ``taluva puzzles make``, see
+``taluva.learn.puzzle_maker``) was checked exactly (``taluva.learn.puzzle_check``): every tile
+placement and every build after it were tried, and the turns that win (or block) all share one
+build, so the answer is that build, played after a placement that leaves it possible. An
+attempt is right when the engine, playing it, finds that it wins at once (or that no unseen
+tile then gives the opponent a winning turn); a wrong one is answered with what it misses and
+the answer. Web, terminal and server all read puzzles and check attempts here.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Final
+
+from taluva.engine.game import Game
+from taluva.engine.moves import EXPAND, HUT, TEMPLE, TILE, TOWER, Move
+from taluva.learn.puzzle_check import threat_after, wins_at_once
+
+PUZZLES_FILE: Final = "puzzles.json"
+"""The shipped puzzles, package data of ``taluva.learn``."""
+
+THEMES: Final[dict[str, str]] = {
+    "temple": "win at once with your last temple",
+    "tower": "win at once with your last tower",
+    "huts": "win at once by placing your last huts",
+    "eruption": "only an eruption makes the winning build possible",
+    "block": "stop your opponent's win at once, whatever tile they draw",
+}
+"""Each theme a puzzle may carry, with the words that describe it."""
+
+DIFFICULTIES: Final[dict[int, tuple[str, float]]] = {
+    1: ("easy", 0.5),
+    2: ("medium", 0.1),
+    3: ("hard", 0.0),
+}
+"""Difficulty by the share of tile placements that leave the winning build possible: a puzzle
+is the first difficulty whose share it exceeds (the last one takes the rest)."""
+
+START_RATINGS: Final[dict[int, int]] = {1: 1300, 2: 1500, 3: 1700}
+"""The shown rating a puzzle starts from, by difficulty, before people's attempts move it."""
+
+PIECE_WORDS: Final[dict[str, str]] = {"huts": "hut", "temples": "temple", "towers": "tower"}
+
+
+class PuzzleError(ValueError):
+    """A puzzle or an attempt that cannot be read: the message says what is wrong."""
+
+
+def difficulty_of(share: float) -> int:
+    """The difficulty of a puzzle where ``share`` of the placements leave the winning build.
+
+    >>> difficulty_of(0.9), difficulty_of(0.2), difficulty_of(0.01)
+    (1, 2, 3)
+    """
+    for level, (_, above) in DIFFICULTIES.items():
+        if share > above:
+            return level
+    return max(DIFFICULTIES)
+
+
+@dataclass(frozen=True, slots=True)
+class Puzzle:
+    """One puzzle: the game so far (a record prefix), the side to move and the answer.
+
+    ``answer`` is one right turn (tile placement, build); ``figures`` are the numbers of its
+    exact check (placements, turns, and winning turns and placements, or for a block the
+    turns refuted and the placements tried)."""
+
+    id: str
+    record: dict[str, Any]
+    mover: int
+    answer: tuple[str, str]
+    themes: tuple[str, ...]
+    difficulty: int
+    figures: dict[str, int] = field(default_factory=dict)
+
+    def game(self) -> Game:
+        """The puzzle's position, replayed (and so checked) by the engine; the solver's seat
+        is called "You", the others "Opponent"."""
+        names = [
+            "You"
+            if seat == self.mover
+            else f"Opponent {seat + 1}"
+            if len(self.record["players"]) > 2
+            else "Opponent"
+            for seat in range(len(self.record["players"]))
+        ]
+        return Game.from_record({**self.record, "players": names}, source=f"puzzle {self.id}")
+
+    @property
+    def start_rating(self) -> int:
+        """The shown rating the puzzle starts from."""
+        return START_RATINGS[self.difficulty]
+
+    @property
+    def difficulty_name(self) -> str:
+        return DIFFICULTIES[self.difficulty][0]
+
+    def to_json(self) -> dict[str, Any]:
+        """The puzzle as the data file and the API hold it."""
+        return {
+            "id": self.id,
+            "record": self.record,
+            "mover": self.mover,
+            "answer": {"tile": self.answer[0], "build": self.answer[1]},
+            "themes": list(self.themes),
+            "difficulty": self.difficulty,
+            "figures": self.figures,
+        }
+
+    def public_json(self) -> dict[str, Any]:
+        """The puzzle as a solver receives it: everything but the answer."""
+        data = self.to_json()
+        del data["answer"]
+        data["difficulty_name"] = self.difficulty_name
+        data["task"] = task_words(self)
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any) -> Puzzle:
+        """Read one puzzle of the data file; raise PuzzleError saying what is missing."""
+        try:
+            answer = data["answer"]
+            puzzle = cls(
+                id=str(data["id"]),
+                record=dict(data["record"]),
+                mover=int(data["mover"]),
+                answer=(str(answer["tile"]), str(answer["build"])),
+                themes=tuple(str(t) for t in data["themes"]),
+                difficulty=int(data["difficulty"]),
+                figures={str(k): int(v) for k, v in data.get("figures", {}).items()},
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise PuzzleError(f"a puzzle needs {error}: {str(data)[:80]}") from None
+        unknown = [t for t in puzzle.themes if t not in THEMES]
+        if unknown or puzzle.difficulty not in DIFFICULTIES:
+            raise PuzzleError(f"puzzle {puzzle.id}: unknown theme or difficulty")
+        return puzzle
+
+
+BLOCK: Final = "block"
+"""The theme of the puzzles where the answer stops the opponent's win instead of winning."""
+
+
+def task_words(puzzle: Puzzle) -> str:
+    """What the solver is asked, in words."""
+    if BLOCK in puzzle.themes:
+        return (
+            "Your opponent can win at once on their next turn: find the turn that stops "
+            "them, whatever tile they draw."
+        )
+    return "Find the turn that wins the game at once: place the tile, then build."
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleSet:
+    """The puzzles of a data file, with how they were made."""
+
+    puzzles: tuple[Puzzle, ...]
+    made_by: str = ""
+    figures: dict[str, float] = field(default_factory=dict)
+
+    def by_id(self, puzzle_id: str) -> Puzzle:
+        for puzzle in self.puzzles:
+            if puzzle.id == puzzle_id:
+                return puzzle
+        raise PuzzleError(f"there is no puzzle {puzzle_id!r}")
+
+    def with_theme(self, theme: str | None) -> tuple[Puzzle, ...]:
+        """The puzzles of one theme (all of them for None); raise PuzzleError for a theme
+        that does not exist."""
+        if theme is None or theme == "":
+            return self.puzzles
+        if theme not in THEMES:
+            raise PuzzleError(f"no theme {theme!r}: choose one of {', '.join(THEMES)}")
+        return tuple(p for p in self.puzzles if theme in p.themes)
+
+    def theme_counts(self) -> dict[str, int]:
+        return {theme: len(self.with_theme(theme)) for theme in THEMES}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "made_by": self.made_by,
+            "figures": self.figures,
+            "puzzles": [p.to_json() for p in self.puzzles],
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> PuzzleSet:
+        if not isinstance(data, dict) or not isinstance(data.get("puzzles"), list):
+            raise PuzzleError("a puzzle file is a JSON object with a 'puzzles' list")
+        return cls(
+            tuple(Puzzle.from_json(p) for p in data["puzzles"]),
+            str(data.get("made_by", "")),
+            dict(data.get("figures", {})),
+        )
+
+    def save(self, path: Path) -> None:
+        """Write the file: compact JSON, one puzzle a line (so a change shows as lines)."""
+        data = self.to_json()
+        puzzles = data.pop("puzzles")
+        head = json.dumps(data, separators=(",", ":"))[:-1]
+        lines = ",\n".join(json.dumps(p, separators=(",", ":")) for p in puzzles)
+        path.write_text(f'{head},"puzzles":[\n{lines}\n]}}\n', encoding="utf-8")
+
+
+def read_puzzles(path: Path) -> PuzzleSet:
+    """The puzzles of a file; raise PuzzleError if it cannot be read."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise PuzzleError(f"{path}: cannot read puzzles ({error})") from None
+    return PuzzleSet.from_json(data)
+
+
+@cache
+def load_puzzles() -> PuzzleSet:
+    """The shipped puzzles (read once)."""
+    text = resources.files("taluva.learn").joinpath(PUZZLES_FILE).read_text(encoding="utf-8")
+    return PuzzleSet.from_json(json.loads(text))
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The answer to an attempt: right or wrong, in words, with the winning turn."""
+
+    right: bool
+    message: str
+    answer: tuple[str, str]
+    played: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "right": self.right,
+            "message": self.message,
+            "answer": {"tile": self.answer[0], "build": self.answer[1]},
+            "played": list(self.played),
+        }
+
+
+def _canonical(text: str, what: str) -> Move:
+    try:
+        return Move.parse(text)
+    except ValueError as error:
+        raise PuzzleError(f"{what} {text!r} is not a move: {error}") from None
+
+
+def _still_to_place(game: Game, mover: int) -> str:
+    """The mover's pieces still held of the kinds not yet all placed, in words."""
+    supply = game.supply(mover)
+    left = [
+        f"{supply[name]} {PIECE_WORDS[name]}{'s' if supply[name] != 1 else ''}"
+        for name in PIECE_WORDS
+        if supply[name] > 0
+    ]
+    return " and ".join(left)
+
+
+def answer_words(puzzle: Puzzle) -> str:
+    """The answer, in words."""
+    tile, build = puzzle.answer
+    if BLOCK in puzzle.themes:
+        return f"The turn that stops them: {tile}, then {build}."
+    kind = Move.parse(build).kind
+    piece = {TEMPLE: "your last temple", TOWER: "your last tower"}.get(
+        kind, "your last huts" if kind in (HUT, EXPAND) else "your last pieces"
+    )
+    return f"The winning turn: {tile}, then {build}, which places {piece}."
+
+
+def check_attempt(puzzle: Puzzle, tile: str, build: str) -> Verdict:
+    """Play an attempt (a tile placement, then a build) on the puzzle's position: right when
+    it wins the game at once. An illegal move or a turn that does not win is wrong, and the
+    verdict says why, in the engine's words. Raise PuzzleError for text that is no move."""
+    tile_move = _canonical(tile, "the tile placement")
+    build_move = _canonical(build, "the build")
+    if tile_move.kind != TILE:
+        raise PuzzleError(f"the first move of a turn places the tile, not {str(tile_move)!r}")
+    game = puzzle.game()
+    played = (str(tile_move), str(build_move))
+    reason = game.explain(tile_move)
+    if reason is None:
+        game.play(tile_move)
+        reason = game.explain(build_move)
+        if reason is None:
+            game.play(build_move)
+    hint = answer_words(puzzle)
+    if reason is not None:
+        return Verdict(False, f"That move is not allowed: {reason}. {hint}", puzzle.answer, played)
+    if BLOCK in puzzle.themes:
+        return _judge_block(puzzle, game, played, hint)
+    if wins_at_once(game, puzzle.mover):
+        return Verdict(True, "Right: that turn wins the game at once.", puzzle.answer, played)
+    missing = _still_to_place(game, puzzle.mover)
+    words = f"{played[0]}, then {played[1]} does not win: you would still hold {missing}. {hint}"
+    return Verdict(False, words, puzzle.answer, played)
+
+
+def _judge_block(puzzle: Puzzle, game: Game, played: tuple[str, str], hint: str) -> Verdict:
+    """A block puzzle's attempt, played: right when the opponent then has no winning turn,
+    whatever unseen tile they draw (every one is tried)."""
+    if game.is_over:
+        won = wins_at_once(game, puzzle.mover)
+        words = "That wins at once, which is even better." if won else "The game ended."
+        return Verdict(won, words, puzzle.answer, played)
+    game.pop()
+    threat = threat_after(game, played[1])
+    if threat is None:
+        words = "Right: whatever tile they draw, your opponent cannot win at once now."
+        return Verdict(True, words, puzzle.answer, played)
+    tile, build = threat.turn
+    words = (
+        f"After {played[0]}, then {played[1]}, your opponent wins at once if they draw "
+        f"{threat.tile}: {tile}, then {build}. {hint}"
+    )
+    return Verdict(False, words, puzzle.answer, played)
+
+
+def next_puzzle(
+    puzzles: Sequence[Puzzle],
+    rating: float,
+    ratings: dict[str, float] | None = None,
+    skip: Iterable[str] = (),
+    rng: random.Random | None = None,
+) -> Puzzle:
+    """A puzzle near the player's shown ``rating``: among those not in ``skip`` (all again
+    when every one was skipped), one of the few whose rating (``ratings`` by id, else its
+    starting rating) is closest. Raise PuzzleError when there are none."""
+    if not puzzles:
+        raise PuzzleError("there are no puzzles of that theme")
+    skipped = set(skip)
+    pool = [p for p in puzzles if p.id not in skipped] or list(puzzles)
+    known = ratings or {}
+    pool.sort(key=lambda p: (abs(known.get(p.id, p.start_rating) - rating), p.id))
+    chooser = rng or random.Random()
+    return chooser.choice(pool[: min(len(pool), NEAREST)])
+
+
+NEAREST: Final = 8
+"""How many of the puzzles closest to the player's rating the next one is drawn from."""
