@@ -119,3 +119,22 @@ class Settings:
     forwarded_allow_ips: tuple[str, ...] = ()
     """Proxies (addresses or networks) whose ``X-Forwarded-For`` names the client; by
     default none: every limit counts the address of the connection itself."""
+    smtp_host: str | None = None
+    """The mail server that sends e-mail (``taluva.server.mail``); None: this server sends no
+    mail, and e-mail addresses and password resets are refused with ``mail-off``."""
+    smtp_port: int = 587
+    smtp_security: str = "starttls"
+    """How the connection to ``smtp_host`` is secured: one of ``mail.sender.SECURITY``."""
+    smtp_user: str | None = None
+    smtp_password: str | None = field(default=None, repr=False)
+    """Never shown: kept out of this object's repr, so out of every log line that prints it."""
+    smtp_timeout: float = 30.0
+    """Seconds one mail may take to hand over before the try counts as failed."""
+    mail_from: str | None = None
+    """The sender address of every mail, e.g. ``Taluva <taluva@example.org>``; needed with
+    ``smtp_host``."""
+    mail_retry_after: float = 60.0
+    """Seconds before a mail that failed is tried again, doubled at each failure."""
+    public_url: str | None = None
+    """The site's address as players reach it (``https://taluva.example.org``), for the links
+    in mails; None: the address the request that queued the mail came to."""

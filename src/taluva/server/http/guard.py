@@ -41,6 +41,12 @@ def header(scope: Scope, name: bytes) -> str | None:
     return ", ".join(value.decode("latin-1") for value in values)
 
 
+UNSUBSCRIBE_PATH = "/api/mail/unsubscribe"
+"""The one route that takes a body other than JSON: the one-click unsubscribe a mail client
+posts (RFC 8058), always the form ``ONE_CLICK``."""
+ONE_CLICK = b"List-Unsubscribe=One-Click"
+
+
 def is_json(content_type: str | None) -> bool:
     """Whether a Content-Type names JSON (``application/json``, or ``application/*+json``).
 
@@ -130,6 +136,8 @@ class GuardMiddleware:
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
+        if body == ONE_CLICK and scope["path"] == UNSUBSCRIBE_PATH:
+            return body  # a mail client's RFC 8058 unsubscribe: a form, not JSON
         if body:
             if not is_json(header(scope, b"content-type")):
                 raise ApiError(

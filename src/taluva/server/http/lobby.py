@@ -60,6 +60,7 @@ def lobby_config(site: Site) -> dict[str, Any]:
         "abort_turns": ABORT_TURNS,
         "rating_base": RATING_BASE,
         "provisional_games": PROVISIONAL_GAMES,
+        "mail": site.post.on,
         "limits": {
             "ws_message_bytes": limits.ws_message_bytes,
             "ws_rate": limits.ws_rate,

@@ -15,8 +15,12 @@ from taluva.server.games.chat import Chat
 from taluva.server.games.rematch import Rematches
 from taluva.server.games.reviews import Reviews
 from taluva.server.games.service import GameService
+from taluva.server.http.turn_mail import TurnMail
 from taluva.server.limits import AddressLimiter, ConnectionCounter
+from taluva.server.mail.post import Post
+from taluva.server.mail.queue import MailQueue
 from taluva.server.players.accounts import AccountStore, Passwords
+from taluva.server.players.credentials import Credentials
 
 SIGN_IN_BURST = 10
 """Sign-in and sign-up attempts one address may make at once..."""
@@ -38,6 +42,10 @@ class Site:
     rematches: Rematches
     reviews: Reviews
     accounts: AccountStore
+    credentials: Credentials
+    """Accounts' e-mail addresses and passwords (``http.mail``)."""
+    post: Post
+    """The mail queue, its sender and the signed links (``taluva.server.mail``)."""
     requests: AddressLimiter
     """Requests that change something, per address."""
     new_games: AddressLimiter
@@ -65,6 +73,9 @@ class Site:
         limits = settings.limits
         rematches = Rematches(service)
         service.seat_guards.append(rematches.keep_seat)
+        credentials = Credentials(service.store.engine)
+        post = Post(settings, MailQueue(service.store.engine), service.db)
+        service.registry.listeners.append(TurnMail(settings, post, credentials).changed)
         return cls(
             settings=settings,
             service=service,
@@ -72,6 +83,8 @@ class Site:
             rematches=rematches,
             reviews=Reviews(service),
             accounts=AccountStore(service.store.engine),
+            credentials=credentials,
+            post=post,
             requests=AddressLimiter(limits.http_rate, limits.http_burst),
             new_games=AddressLimiter(
                 limits.games_per_minute / 60, max(1, int(limits.games_per_minute))
@@ -89,10 +102,13 @@ class Site:
 
     @asynccontextmanager
     async def lifespan(self, _app: FastAPI) -> AsyncIterator[None]:
-        """Start the game service with the application, and stop it with it."""
+        """Start the game service and the mail sender with the application, and stop them
+        with it (the sender first: it needs the database)."""
         await self.service.start()
+        await self.post.start()
         try:
             yield
         finally:
+            await self.post.stop()
             await self.reviews.stop()
             await self.service.stop()

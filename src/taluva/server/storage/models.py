@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Integer, String, Text
+from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -124,6 +124,14 @@ class AccountRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     failed_sign_ins: Mapped[int] = mapped_column(Integer, default=0)
     """Wrong passwords given for this name since its last sign-in (told at the next one)."""
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    """The confirmed e-mail address (shown to nobody else), where password resets go."""
+    email_key: Mapped[str | None] = mapped_column(String(254), nullable=True, index=True)
+    """``email`` case-folded, as a reset request finds it; several accounts may share one."""
+    email_pending: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    """An address given but not yet confirmed by the link mailed to it."""
+    mail_off: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
+    """The kinds of mail (``mail.queue.KINDS`` with a switch) the player turned off."""
 
 
 class SessionRow(Base):
@@ -308,3 +316,44 @@ class PuzzleAttemptRow(Base):
     solved: Mapped[bool] = mapped_column(Boolean)
     mu_after: Mapped[float] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class MailRow(Base):
+    """One mail in the queue (``taluva.server.mail.queue``): queued until a server process
+    claims it (``claimed_by`` until ``claimed_until``), then sent, or tried again at
+    ``next_try``, or failed for good. A sent mail's bodies are emptied."""
+
+    __tablename__ = "mail_queue"
+    __table_args__ = (Index("ix_mail_queue_due", "status", "next_try"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True, index=True
+    )
+    to_address: Mapped[str] = mapped_column(String(254), index=True)
+    subject: Mapped[str] = mapped_column(String(200))
+    text_body: Mapped[str] = mapped_column(Text)
+    html_body: Mapped[str] = mapped_column(Text)
+    unsubscribe: Mapped[str | None] = mapped_column(String(1000), nullable=True)
+    """The one-click unsubscribe address (RFC 8058) of a mail its player may turn off."""
+    once_key: Mapped[str | None] = mapped_column(String(120), nullable=True, unique=True)
+    """A mail that must go at most once (e.g. one "your move" per game and turn); None: any."""
+    status: Mapped[str] = mapped_column(String(16))
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_try: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    claimed_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    claimed_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    last_error: Mapped[str | None] = mapped_column(String(300), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class ServerSecretRow(Base):
+    """A random secret the server made at its first start, shared by all its processes: the
+    key that signs the links in mails (``taluva.server.mail.links``)."""
+
+    __tablename__ = "server_secrets"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))

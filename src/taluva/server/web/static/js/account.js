@@ -51,6 +51,7 @@ export class AccountBar {
         h("a", { href: "#/my", class: "button", id: "my-games-link" }, "My games"),
         board,
         h("a", { href: `#/player/${encodeURIComponent(current.id)}`, class: "account-name", id: "account-name", title: "Your profile" }, current.name),
+        h("a", { href: "#/account", class: "button", id: "account-settings-link" }, "Account settings"),
         h("button", { type: "button", id: "sign-out", onclick: () => this.signOut() }, "Sign out"));
     } else {
       clear(this.node,
@@ -80,6 +81,7 @@ export class AccountBar {
       h("label", { for: "account-name-input" }, "Name"), name,
       h("label", { for: "account-password" }, "Password"), password,
       signUp ? h("p", { class: "hint-line" }, "Your name is public: it appears on the leaderboard and your profile. The password needs at least 8 characters.") : null,
+      signUp ? null : h("button", { type: "button", class: "link", id: "forgot-password", onclick: () => { close(); location.hash = "#/forgot"; } }, "Forgot your password?"),
       problem,
       h("div", { class: "row" }, submit,
         h("button", { type: "button", id: "account-cancel", onclick: close }, "Cancel")),

@@ -8,11 +8,18 @@ import { AccountBar, loadAccount, onAccountChange } from "./account.js";
 import { LeaderboardPage } from "./leaderboard.js";
 import { MyGamesPage } from "./mygames.js";
 import { ProfilePage } from "./profile.js";
-import { PuzzlesPage } from "./puzzles.js";
+import { AccountSettingsPage, ConfirmEmailPage, ForgotPasswordPage, ResetPasswordPage, UnsubscribePage } from "./accountsettings.js";
 import { RulesPage, parseRulesHash } from "./rules.js";
 import { TutorialPage } from "./tutorial.js";
+import { PuzzlesPage } from "./puzzles.js";
 
 const root = document.getElementById("app");
+// The pages that mailed links open (#/KIND/TOKEN): each page's name and class.
+const LINK_PAGES = {
+  confirm: ["confirm-email", ConfirmEmailPage],
+  reset: ["reset-password", ResetPasswordPage],
+  unsubscribe: ["unsubscribe", UnsubscribePage],
+};
 let page = null;
 let config = null;
 
@@ -33,10 +40,17 @@ async function route() {
   window.scrollTo(0, 0); // a new page starts at its top (the board), wherever the last one was
 }
 
-// The account views: My games, a player's profile, the leaderboard (null: another page).
+// The account views: My games, a player's profile, the leaderboard, the account's settings and
+// its recovery by mail (null: another page).
 function accountPage(hash) {
   if (hash === "#/my") return { name: "my-games", page: new MyGamesPage(root) };
-  if (hash === "#/puzzles") return { name: "puzzles", page: new PuzzlesPage(root, config) };
+  if (hash === "#/account") return { name: "account-settings", page: new AccountSettingsPage(root) };
+  if (hash === "#/forgot") return { name: "forgot-password", page: new ForgotPasswordPage(root, config) };
+  const link = hash.match(/^#\/(confirm|reset|unsubscribe)\/([A-Za-z0-9_.-]{1,1000})$/);
+  if (link) {
+    const [name, Page] = LINK_PAGES[link[1]];
+    return { name, page: new Page(root, link[2]) };
+  }
   if (hash === "#/leaderboard") return { name: "leaderboard", page: new LeaderboardPage(root, config) };
   const player = hash.match(/^#\/player\/(\d{1,12})$/);
   return player ? { name: "profile", page: new ProfilePage(root, player[1]) } : null;
@@ -50,6 +64,7 @@ function rulesPage(hash) {
 
 // Learn to play: the guided first game (null: another page).
 function learnPage(hash) {
+  if (hash === "#/puzzles") return { name: "puzzles", page: new PuzzlesPage(root, config) };
   return hash === "#/learn" ? { name: "learn", page: new TutorialPage(root, config) } : null;
 }
 

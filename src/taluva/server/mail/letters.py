@@ -1,0 +1,91 @@
+"""The words of the mails an account gets, each as plain text and as HTML, with the link it
+is about and the game's own address."""
+
+from __future__ import annotations
+
+from html import escape
+
+from taluva.server.mail.links import LINK_LIFETIMES
+from taluva.server.mail.queue import Letter
+
+
+def link_hours(purpose: str) -> str:
+    """How long a link for ``purpose`` works, in words ("1 hour", "48 hours")."""
+    hours = int(LINK_LIFETIMES[purpose].total_seconds() // 3600)
+    return "1 hour" if hours == 1 else f"{hours} hours"
+
+
+def _letter(
+    subject: str,
+    greeting: str,
+    lines: list[str],
+    action: str,
+    link: str,
+    site: str,
+    off: tuple[str, str] | None = None,
+) -> Letter:
+    """A mail with a greeting, some lines, one button-like link and the game's address;
+    ``off``, for a mail its player may turn off: the page that turns it off, and the
+    one-click address mail clients post to (RFC 8058)."""
+    footer = f"-- \nTaluva, {site}"
+    html_footer = f'Taluva, <a href="{escape(site)}">{escape(site)}</a>'
+    if off is not None:
+        footer += f"\nTurn these mails off: {off[0]}"
+        html_footer += f' &middot; <a href="{escape(off[0])}">Turn these mails off</a>'
+    text = "\n\n".join([greeting, *lines, f"{action}:\n{link}", footer])
+    paragraphs = "".join(f"<p>{escape(line)}</p>" for line in lines)
+    html = (
+        '<!doctype html><html><body style="font-family: sans-serif; line-height: 1.5">'
+        f"<p>{escape(greeting)}</p>{paragraphs}"
+        f'<p><a href="{escape(link)}" style="font-weight: bold">{escape(action)}</a></p>'
+        f'<p style="color: #666">{html_footer}</p>'
+        "</body></html>"
+    )
+    return Letter(subject, text + "\n", html, None if off is None else off[1])
+
+
+def confirm_letter(name: str, link: str, site: str) -> Letter:
+    """The mail to a new address of the account ``name``: the link that confirms it."""
+    return _letter(
+        "Confirm your e-mail address for Taluva",
+        f"Hello {name},",
+        [
+            "this address was given for your Taluva account. Once you confirm it, a "
+            "forgotten password can be reset through it. Nobody else sees it.",
+            f"The link works for {link_hours('confirm')}. If you did not ask for this, ignore "
+            "this mail: the address will not be used.",
+        ],
+        "Confirm this address",
+        link,
+        site,
+    )
+
+
+def reset_letter(name: str, link: str, site: str) -> Letter:
+    """The mail to an account's confirmed address: the link that sets a new password."""
+    return _letter(
+        "Set a new password for Taluva",
+        f"Hello {name},",
+        [
+            "somebody (we hope you) asked to set a new password for your Taluva account "
+            f"{name}. Setting it signs out every browser signed in to the account.",
+            f"The link works once, for {link_hours('reset')}. If you did not ask for this, ignore "
+            "this mail: your password stays as it is.",
+        ],
+        "Set a new password",
+        link,
+        site,
+    )
+
+
+def move_letter(name: str, game: str, link: str, site: str, off: tuple[str, str]) -> Letter:
+    """The mail to the player to move in a turn-based game, who has no page of it open."""
+    return _letter(
+        f"Your move in {game}",
+        f"Hello {name},",
+        [f"it is your move in the game {game}. The others are waiting for you."],
+        "Play your move",
+        link,
+        site,
+        off,
+    )
