@@ -48,7 +48,7 @@ TALUVA = "/opt/taluva/.venv/bin/taluva"
 def unit_command(unit: str, environment: dict[str, str], instance: str = "") -> list[str]:
     """The ExecStart command of a unit as systemd would run it, with this Python's taluva:
     ``%i`` is the instance, ``${NAME}`` comes from ``environment``, which must set every
-    name of the units' environment file."""
+    name of the units' environment file (the process gets them too: ``unit_environment``)."""
     names = {
         line.split("=", 1)[0]
         for line in (UNITS / "taluva.env").read_text().splitlines()
@@ -82,11 +82,17 @@ def database(postgres_server: str) -> str:  # noqa: F811 - the fixture imported 
     return postgres_server.rsplit("/", 1)[0] + f"/{name}"
 
 
+def unit_environment(environment: dict[str, str]) -> dict[str, str]:
+    """The environment a unit's process gets: this one's and its ``EnvironmentFile``'s."""
+    return {**os.environ, **environment}
+
+
 def start_worker(environment: dict[str, str]) -> subprocess.Popen[str]:
     """The AI worker unit's command as a real process; returns once it takes jobs."""
     command = unit_command("taluva-ai-worker.service", environment)
     process = subprocess.Popen(
         [*command, "--processes", "1", "--reclaim-after", RECLAIM],
+        env=unit_environment(environment),
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -155,6 +161,7 @@ def serve(environment: dict[str, str], port: int) -> subprocess.Popen[str]:
     command = unit_command("taluva-server@.service", environment, str(port))
     process = subprocess.Popen(
         [*command, "--reclaim-after", RECLAIM],
+        env=unit_environment(environment),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,

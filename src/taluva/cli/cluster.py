@@ -12,8 +12,11 @@ from taluva.cli.common import (
     add_quiet_option,
     add_reclaim_after_option,
     add_redis_option,
+    check_environment,
     check_redis_url,
+    environment_defaults,
     reach_redis,
+    safe_url,
 )
 from taluva.cli.errors import UsageError, needs_extra
 
@@ -62,6 +65,7 @@ def _add_ai_worker(subparsers: Any) -> None:
     )
     add_quiet_option(parser)
     parser.set_defaults(func=_cmd_ai_worker)
+    environment_defaults(parser)
 
 
 def _cmd_ai_worker(args: argparse.Namespace) -> int:
@@ -69,6 +73,7 @@ def _cmd_ai_worker(args: argparse.Namespace) -> int:
     with needs_extra("server", "the AI worker needs the Redis client"):
         from taluva.server.ai.worker import run_workers
 
+    check_environment(args)
     if args.processes < 1:
         raise UsageError("--processes must be 1 or more")
     if args.reclaim_after <= 0:
@@ -79,5 +84,5 @@ def _cmd_ai_worker(args: argparse.Namespace) -> int:
         level=logging.WARNING if args.quiet else logging.INFO,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    print(f"AI workers: {args.processes} taking jobs from {args.redis}", flush=True)
+    print(f"AI workers: {args.processes} taking jobs from {safe_url(args.redis)}", flush=True)
     return run_workers(args.redis, args.processes, args.reclaim_after, args.quiet)

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Final
+from urllib.parse import urlsplit, urlunsplit
 
 from taluva.ai.levels import LEVELS
 from taluva.cli.errors import InputError, UsageError, needs_extra
@@ -27,7 +29,7 @@ REDIS_SCHEMES: Final = ("redis://", "rediss://", "unix://")
 def check_redis_url(url: str) -> None:
     """UsageError unless ``url`` is a Redis URL (``--redis`` of serve and ai-worker)."""
     if not url.startswith(REDIS_SCHEMES):
-        raise UsageError(f"--redis {url!r}: expected redis://HOST:PORT/DB")
+        raise UsageError(f"--redis {safe_url(url)!r}: expected redis://HOST:PORT/DB")
 
 
 def reach_redis(url: str) -> None:
@@ -38,7 +40,7 @@ def reach_redis(url: str) -> None:
     try:
         redis.Redis.from_url(url, socket_connect_timeout=5).ping()
     except redis.RedisError as error:
-        raise InputError(f"cannot reach Redis at {url}: {error}") from None
+        raise InputError(f"cannot reach Redis at {safe_url(url)}: {error}") from None
 
 
 def read_game(source: str) -> Game:
@@ -178,6 +180,64 @@ def add_progress_option(parser: argparse.ArgumentParser, help: str) -> None:
     parser.add_argument(
         "--progress", action=argparse.BooleanOptionalAction, default=None, help=help
     )
+
+
+ENV_PREFIX: Final = "TALUVA_"
+"""Environment variables named ``TALUVA_`` and an option's name (``--claim-after``:
+``TALUVA_CLAIM_AFTER``) give the options of the long-running commands their defaults."""
+_TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")
+
+
+def environment_defaults(parser: argparse.ArgumentParser) -> None:
+    """Let every option of ``parser`` be given as ``TALUVA_<NAME>`` in the environment (the
+    command line wins), so that a host keeps secrets such as database passwords out of argv.
+    A value that does not fit its option is not used; ``environment_problems`` names it."""
+    problems: list[str] = []
+    for action in parser._actions:  # argparse keeps no public list of a parser's options
+        if not action.option_strings or action.dest in ("help", "func"):
+            continue
+        name = ENV_PREFIX + action.dest.upper()
+        raw = os.environ.get(name)
+        if raw is None:
+            continue
+        value: object = raw
+        if isinstance(action, (argparse._StoreTrueAction, argparse._StoreFalseAction)):
+            if raw.strip().lower() not in _TRUE + _FALSE:
+                problems.append(f"{name}={raw!r} is not true or false")
+                continue
+            value = raw.strip().lower() in _TRUE
+        else:
+            try:
+                converted = action.type(raw) if callable(action.type) else raw
+            except (TypeError, ValueError):
+                problems.append(f"{name}={raw!r} does not fit {action.option_strings[0]}")
+                continue
+            if action.choices is not None and converted not in action.choices:
+                choices = ", ".join(str(choice) for choice in action.choices)
+                problems.append(f"{name}={raw!r} is not one of {choices}")
+                continue
+            value = converted
+        parser.set_defaults(**{action.dest: value})
+        action.required = False  # given by the environment
+    parser.set_defaults(environment_problems=problems)
+
+
+def check_environment(args: argparse.Namespace) -> None:
+    """Refuse (UsageError) a command whose ``TALUVA_`` environment variables did not fit."""
+    problems = getattr(args, "environment_problems", [])
+    if problems:
+        raise UsageError("; ".join(problems))
+
+
+def safe_url(url: str) -> str:
+    """A database or Redis URL with its password hidden (``redis://:***@host``)."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user = parts.username or ""
+    host = parts.hostname or ""
+    port = f":{parts.port}" if parts.port else ""
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}{port}"))
 
 
 def add_redis_option(parser: argparse.ArgumentParser, help: str, required: bool = False) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import gc
 import logging
+import os
 import socket
 import threading
 import time
@@ -15,10 +16,13 @@ from typing import Any
 from taluva.ai.levels import LEVELS, level_range
 from taluva.ai.review import LIVE_ITERATIONS
 from taluva.cli.common import (
+    ENV_PREFIX,
     add_quiet_option,
     add_reclaim_after_option,
     add_redis_option,
+    check_environment,
     check_redis_url,
+    environment_defaults,
     reach_redis,
 )
 from taluva.cli.errors import InputError, UsageError, needs_extra
@@ -30,6 +34,7 @@ from taluva.server.config import (
     DEFAULT_STOP_DRAIN,
     DEFAULT_STOP_GRACE,
     SERVICE_STOP_SECONDS,
+    SMTP_SECURITY,
     Limits,
     Settings,
     default_ai_workers,
@@ -54,6 +59,10 @@ examples:
 
 The database's schema is created or upgraded at start; unfinished games resume where
 they stopped. The API is described at /docs and in docs/server-api.md.
+
+Every option may also come from the environment, as TALUVA_ and its name in capitals
+(--database: TALUVA_DATABASE, --claim-after: TALUVA_CLAIM_AFTER); the command line wins.
+Keep passwords there, not in the command line, which every user of the machine can read.
 
 exit codes:
   0    the server stopped normally (Ctrl-C or SIGTERM)
@@ -126,6 +135,7 @@ def _add_serve(subparsers: Any) -> None:
         f"connections left are closed (default {DEFAULT_STOP_GRACE:g}); the process ends "
         f"at the latest {SERVICE_STOP_SECONDS:g} s after that",
     )
+    _add_mail_options(parser)
     add_quiet_option(parser)
     parser.add_argument(
         "--log-format",
@@ -135,6 +145,38 @@ def _add_serve(subparsers: Any) -> None:
         "ids, uvicorn's access lines included (default text)",
     )
     parser.set_defaults(func=_cmd_serve)
+    environment_defaults(parser)
+
+
+def _add_mail_options(parser: argparse.ArgumentParser) -> None:
+    """Where the server's mail goes (docs/deploy.md, "Mail"); its password only ever comes
+    from the environment (``TALUVA_SMTP_PASSWORD``), never from argv."""
+    mail = parser.add_argument_group(
+        "mail",
+        "e-mail addresses, password resets and 'your move' mails; the SMTP password "
+        "is read from the environment variable TALUVA_SMTP_PASSWORD only",
+    )
+    mail.add_argument("--smtp-host", metavar="HOST", help="the SMTP server (default: no mail)")
+    mail.add_argument(
+        "--smtp-port", type=int, default=587, metavar="PORT", help="its port (default 587)"
+    )
+    mail.add_argument(
+        "--smtp-security",
+        choices=SMTP_SECURITY,
+        default=SMTP_SECURITY[0],
+        help="how the connection is secured (default starttls)",
+    )
+    mail.add_argument("--smtp-user", metavar="NAME", help="the account at the SMTP server")
+    mail.add_argument(
+        "--mail-from",
+        metavar="ADDRESS",
+        help="the sender of every mail, e.g. 'Taluva <taluva@example.org>'",
+    )
+    mail.add_argument(
+        "--public-url",
+        metavar="URL",
+        help="the site's address as players reach it, for the links in mails",
+    )
 
 
 def _add_address_options(parser: argparse.ArgumentParser) -> None:
@@ -264,6 +306,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         from taluva.cli.serving import GracefulServer
         from taluva.server.http.app import create_app
 
+    check_environment(args)
     _check_serve_numbers(args)
     proxies = _trusted_proxies(args.forwarded_allow_ips)
     database = _database_url(args.database)
@@ -394,6 +437,13 @@ def _settings(args: argparse.Namespace, database: str, proxies: tuple[str, ...])
         forwarded_allow_ips=proxies,
         redis=args.redis,
         reclaim_after=args.reclaim_after,
+        smtp_host=args.smtp_host,
+        smtp_port=args.smtp_port,
+        smtp_security=args.smtp_security,
+        smtp_user=args.smtp_user,
+        smtp_password=os.environ.get(ENV_PREFIX + "SMTP_PASSWORD") or None,
+        mail_from=args.mail_from,
+        public_url=args.public_url,
     )
 
 

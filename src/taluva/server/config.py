@@ -39,6 +39,11 @@ SERVICE_STOP_SECONDS = 10.0
 server still running then is ended (``taluva.cli.serving``)."""
 
 
+SMTP_SECURITY = ("starttls", "tls", "none")
+"""How the connection to the mail server may be secured: STARTTLS (port 587), TLS from the
+start (465), or nothing (a relay on the same host)."""
+
+
 def default_ai_workers() -> int:
     """One AI worker per core this process may use: AI-only games take all but one of them
     (``taluva.server.ai.scheduling``), so people's games always find one free."""
@@ -124,7 +129,7 @@ class Settings:
     mail, and e-mail addresses and password resets are refused with ``mail-off``."""
     smtp_port: int = 587
     smtp_security: str = "starttls"
-    """How the connection to ``smtp_host`` is secured: one of ``mail.sender.SECURITY``."""
+    """How the connection to ``smtp_host`` is secured: one of ``SMTP_SECURITY``."""
     smtp_user: str | None = None
     smtp_password: str | None = field(default=None, repr=False)
     """Never shown: kept out of this object's repr, so out of every log line that prints it."""

@@ -19,14 +19,11 @@ from typing import Any
 
 import aiosmtplib
 
-from taluva.server.config import Settings
+from taluva.server.config import SMTP_SECURITY, Settings
 from taluva.server.mail.queue import MailQueue, Outgoing
 
 log = logging.getLogger(__name__)
 
-SECURITY = ("starttls", "tls", "none")
-"""How the connection to the mail server is secured: STARTTLS (port 587), TLS from the
-start (port 465), or none (a relay on the same machine, or the tests' server)."""
 MAIL_POLL = 2.0
 """Seconds a sender waits between two looks at the queue when it found nothing due: mails
 queued by this process wake it at once, those of other processes and retries wait this long."""
@@ -58,8 +55,8 @@ class Smtp:
         set but cannot work (no sender address, an unknown security)."""
         if not settings.smtp_host:
             return None
-        if settings.smtp_security not in SECURITY:
-            raise ValueError(f"smtp_security must be one of {', '.join(SECURITY)}")
+        if settings.smtp_security not in SMTP_SECURITY:
+            raise ValueError(f"smtp_security must be one of {', '.join(SMTP_SECURITY)}")
         if not settings.mail_from or "@" not in parseaddr(settings.mail_from)[1]:
             raise ValueError("mail_from must be the sender's address when smtp_host is set")
         if settings.smtp_timeout <= 0 or settings.mail_retry_after <= 0:
