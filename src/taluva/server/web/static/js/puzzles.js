@@ -14,7 +14,7 @@ import { BuildMenu } from "./buildmenu.js";
 import { h, clear, toast } from "./dom.js";
 import { Explanations } from "./explain.js";
 import { parseKey, tileFootprint, tileTerrains } from "./hex.js";
-import { indexLegal, previewOf } from "./legal.js";
+import { PositionPage } from "./positionpage.js";
 import { lastTurns } from "./movewords.js";
 import { playerCard, showResult } from "./panels.js";
 import { TilePanel } from "./tilepanel.js";
@@ -39,8 +39,9 @@ function store(key, value) {
   }
 }
 
-export class PuzzlesPage {
+export class PuzzlesPage extends PositionPage {
   constructor(root, config) {
+    super();
     this.root = root;
     this.config = config;
     this.puzzle = null;
@@ -153,63 +154,6 @@ export class PuzzlesPage {
     return !this.busy && !this.verdict && !!s && s.status === "live" && s.to_move === this.puzzle?.mover;
   }
 
-  get replay() {
-    return null;
-  }
-
-  get tileSpots() {
-    return this.indexed().tileSpots;
-  }
-
-  get buildsByHex() {
-    return this.indexed().buildsByHex;
-  }
-
-  indexed() {
-    this.legalIndex ??= indexLegal(this.state?.legal, this.state?.lagoons);
-    return this.legalIndex;
-  }
-
-  tileCode() {
-    return "tile";
-  }
-
-  ghostMove() {
-    if (!this.mode || !this.cursor) return null;
-    const [q, r] = this.cursor;
-    return `tile ${q},${r} ${this.orientation}`;
-  }
-
-  previewOf(text, player = this.state.to_move) {
-    return previewOf(text, player, (q, r) => this.board.level(q, r));
-  }
-
-  svgFocus() {
-    if (document.activeElement !== this.board.svg) this.board.svg.focus({ preventScroll: true });
-  }
-
-  announce(text) {
-    this.tooltip.className = "tooltip";
-    this.tooltip.textContent = text;
-  }
-
-  rotate(step) {
-    this.orientation = (this.orientation + step + 6) % 6;
-    this.render();
-    this.explanations.ghost();
-  }
-
-  unlock() {
-    this.locked = false;
-    this.render();
-  }
-
-  confirmTile() {
-    const move = this.ghostMove();
-    if (move) this.play(move);
-  }
-
-  takeDouble() {}
 
   // ------------------------------------------------------------------ the puzzle
 
