@@ -8,6 +8,7 @@ board zone) is read only when the engine offers it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 from taluva.engine.errors import IllegalMove
@@ -159,11 +160,14 @@ def state_view(
     *,
     live: bool = True,
     effects: list[dict[str, Any]] | None = None,
+    legal_for: int | None = None,
 ) -> dict[str, Any]:
     """The whole public state of a game at ``game``'s position: the current one, or a past one
     for replays (``plies`` then says how many moves the game has). ``effects``: those of the
-    game's moves as JSON, if the caller keeps them (a room does, so each is computed once)."""
+    game's moves as JSON, if the caller keeps them (a room does, so each is computed once).
+    ``legal_for``: list legal moves only while that seat is to move (None: any seat)."""
     playing = live and meta.status == "live" and not game.is_over
+    playing = playing and legal_for in (None, game.to_move)
     legal = game.legal_moves() if playing else ()
     building = playing and game.phase == Phase.BUILD
     doubles = _optional(game, "doubles")
@@ -196,6 +200,47 @@ def state_view(
         "clock": clocks.clock_view(meta.clock, clocks.now_ms()) if live else None,
         "resignations": [entry.to_json() for entry in game.resignations],
     }
+
+
+SCRIPT = "script"
+"""The ``kind`` of a seat whose moves a script makes (a lesson's opponents, a puzzle's)."""
+_NEVER = datetime(2000, 1, 1, tzinfo=UTC)
+
+
+def position_view(game: Game, *, view_id: str, name: str, player: int) -> dict[str, Any]:
+    """A position no stored game holds (a lesson's, a puzzle's) as a game's page reads a state
+    (``state_view``): ``player``'s seat is a person's, the others follow a script, and legal
+    moves are listed only while ``player`` is to move."""
+    seats = [
+        StoredSeat(seat, "human" if seat == player else SCRIPT, seat_name, None, SCRIPT)
+        for seat, seat_name in enumerate(game.players)
+    ]
+    meta = StoredGame(
+        id=view_id,
+        name=name,
+        status="finished" if game.is_over else "live",
+        options=game.options,
+        deck=[],
+        doubles=[],
+        hints=False,
+        ply=game.ply,
+        result=None,
+        created_at=_NEVER,
+        updated_at=_NEVER,
+        seats=seats,
+        move_seats=movers_of(game),
+    )
+    return state_view(meta, game, legal_for=player)
+
+
+def movers_of(game: Game) -> list[int]:
+    """The seat that made each move of ``game``, from its start (taken back one by one)."""
+    probe = game.copy()
+    seats = []
+    while probe.ply:
+        probe.pop()
+        seats.append(probe.to_move)
+    return seats[::-1]
 
 
 def plan_effects(game: Game, ply: int, plan: Iterable[str]) -> list[dict[str, Any]]:

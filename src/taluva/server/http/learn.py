@@ -19,13 +19,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Response
 
 from taluva.engine.game import Game
-from taluva.engine.moves import EXPAND, move_texts
-from taluva.engine.position import Phase
-from taluva.engine.tiles import TERRAIN_NAMES
 from taluva.learn.tutorial import Step, Tutorial, load_tutorial
 from taluva.server.errors import ApiError
 from taluva.server.games.room import MOVE_TEXT_CHARS
-from taluva.server.games.view import board_view, result_view
+from taluva.server.games.view import position_view
 
 router = APIRouter()
 
@@ -36,104 +33,41 @@ MoveText = Annotated[str, Query(min_length=1, max_length=MOVE_TEXT_CHARS)]
 
 
 @cache
-def _lesson() -> tuple[Tutorial, tuple[Game, ...], tuple[int, ...]]:
-    """The tutorial, a game at the start of each step (and the won game), and the seat that
-    made each move of the whole lesson's game."""
+def _lesson() -> tuple[Tutorial, tuple[Game, ...]]:
+    """The tutorial, and a game at the start of each step (and the won game)."""
     tutorial = load_tutorial()
     game = tutorial.start()
-    movers = list(_movers(game))
     positions = []
     for step in tutorial.steps:
         positions.append(game.copy())
         for move in (step.move, *step.replies):
-            movers.append(game.to_move)
             game.play(move)
     positions.append(game)
-    return tutorial, tuple(positions), tuple(movers)
+    return tutorial, tuple(positions)
 
 
-def _movers(game: Game) -> list[int]:
-    """Who made each move of ``game``, from its start."""
-    probe = game.copy()
-    seats = []
-    while probe.ply:
-        probe.pop()
-        seats.append(probe.to_move)
-    return seats[::-1]
-
-
-def lesson_state(game: Game, tutorial: Tutorial, movers: tuple[int, ...]) -> dict[str, Any]:
-    """``game`` as a game's page reads a state (``games.view.state_view``): the learner's
-    legal moves when they are to move, the opponents marked as following a script."""
-    out = set(game.eliminated)
-    learning = not game.is_over and game.to_move == tutorial.learner
-    legal = game.legal_moves() if learning else ()
-    return {
-        "id": LESSON_ID,
-        "name": tutorial.title,
-        "status": "finished" if game.is_over else "live",
-        "ply": game.ply,
-        "plies": game.ply,
-        "phase": game.phase,
-        "to_move": game.to_move,
-        "tile": game.tile,
-        "tiles_left": game.tiles_left,
-        "doubles": [],
-        "zone": None,
-        "options": game.options,
-        "hints": False,
-        "rated": False,
-        "players": [
-            {
-                "seat": seat,
-                "name": name,
-                "kind": "human" if seat == tutorial.learner else "script",
-                "level": None,
-                "taken": True,
-                "account_id": None,
-                "supply": game.supply(seat),
-                "placed": game.placed(seat),
-                "score": game.score(seat),
-                "destroyed": game.destroyed_huts(seat),
-                "eliminated": seat in out,
-                "left": None,
-                "claim_in_ms": None,
-            }
-            for seat, name in enumerate(game.players)
-        ],
-        **board_view(game),
-        "moves": move_texts(game.moves),
-        "movers": list(movers[: game.ply]),
-        "effects": [effect.to_json() for effect in game.effects()],
-        "legal": sorted(move_texts(legal)),
-        "expansion_huts": (
-            {str(m): game.huts_placed(m) for m in legal if m.kind == EXPAND}
-            if learning and game.phase == Phase.BUILD
-            else {}
-        ),
-        "result": result_view(game),
-        "terrains": list(TERRAIN_NAMES),
-        "clock": None,
-        "resignations": [],
-    }
+def lesson_state(game: Game, tutorial: Tutorial) -> dict[str, Any]:
+    """``game`` as a game's page reads a state: the learner's legal moves when they are to
+    move, the opponents marked as following a script (``games.view.position_view``)."""
+    return position_view(game, view_id=LESSON_ID, name=tutorial.title, player=tutorial.learner)
 
 
 @cache
 def tutorial_answer() -> bytes:
     """``GET /api/tutorial``'s answer, made once."""
-    tutorial, positions, movers = _lesson()
+    tutorial, positions = _lesson()
     data = tutorial.to_json()
-    data["start"] = lesson_state(positions[0], tutorial, movers)
+    data["start"] = lesson_state(positions[0], tutorial)
     return json.dumps(data, separators=(",", ":")).encode("utf-8")
 
 
-def _step(number: int) -> tuple[Tutorial, Step, Game, tuple[int, ...]]:
-    tutorial, positions, movers = _lesson()
+def _step(number: int) -> tuple[Tutorial, Step, Game]:
+    tutorial, positions = _lesson()
     if not 0 <= number < len(tutorial.steps):
         raise ApiError(
             404, "no-such-step", f"the lesson's steps are numbered 0 to {len(tutorial.steps) - 1}"
         )
-    return tutorial, tutorial.steps[number], positions[number], movers
+    return tutorial, tutorial.steps[number], positions[number]
 
 
 @router.get(
@@ -153,7 +87,7 @@ async def tutorial() -> Response:
     summary="Judge a move at step NUMBER; the taught move brings the states after it",
 )
 async def answer(number: int, move: MoveText) -> dict[str, Any]:
-    tutorial, step, game, movers = _step(number)
+    tutorial, step, game = _step(number)
     judged = step.answer(game, move)
     reply: dict[str, Any] = {"step": number, "move": move, **judged.to_json()}
     if judged.verdict == "taught":
@@ -161,7 +95,7 @@ async def answer(number: int, move: MoveText) -> dict[str, Any]:
         states = []
         for played in (step.move, *step.replies):
             trial.play(played)
-            states.append(lesson_state(trial, tutorial, movers))
+            states.append(lesson_state(trial, tutorial))
         reply["states"] = states
         reply["next"] = number + 1 if number + 1 < len(tutorial.steps) else None
     return reply
@@ -172,7 +106,7 @@ async def answer(number: int, move: MoveText) -> dict[str, Any]:
     summary="Whether a move is legal at step NUMBER, why not, or what it would bury",
 )
 async def explain(number: int, move: MoveText) -> dict[str, Any]:
-    _tutorial, _step_of, game, _movers_of = _step(number)
+    _tutorial, _step_of, game = _step(number)
     reason = game.explain(move)
     effect = None
     if reason is None:

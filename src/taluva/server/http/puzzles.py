@@ -20,9 +20,7 @@ from fastapi import APIRouter, Path, Query, Request
 from pydantic import Field
 
 from taluva.engine.game import Game
-from taluva.engine.moves import EXPAND, TILE, Move, move_texts
-from taluva.engine.position import Phase
-from taluva.engine.tiles import TERRAIN_NAMES
+from taluva.engine.moves import TILE, Move
 from taluva.learn.puzzles import (
     DIFFICULTIES,
     THEMES,
@@ -34,7 +32,7 @@ from taluva.learn.puzzles import (
 )
 from taluva.server.errors import ApiError
 from taluva.server.games.room import MOVE_TEXT_CHARS
-from taluva.server.games.view import board_view, result_view
+from taluva.server.games.view import position_view
 from taluva.server.http.deps import LIMITED, SiteDep
 from taluva.server.http.messages import Strict
 from taluva.server.players.accounts import account_of
@@ -67,69 +65,9 @@ def _puzzle(puzzle_id: str) -> Puzzle:
 
 
 def puzzle_state(game: Game, puzzle: Puzzle) -> dict[str, Any]:
-    """``game`` (the puzzle's position, or a turn in it) as a game's page reads a state
-    (``games.view.state_view``): the solver's legal moves while the turn is theirs."""
-    solving = not game.is_over and game.to_move == puzzle.mover
-    legal = game.legal_moves() if solving else ()
-    movers = _movers(game)
-    return {
-        "id": f"puzzle-{puzzle.id}",
-        "name": "Puzzle",
-        "status": "finished" if game.is_over else "live",
-        "ply": game.ply,
-        "plies": game.ply,
-        "phase": game.phase,
-        "to_move": game.to_move,
-        "tile": game.tile,
-        "tiles_left": game.tiles_left,
-        "doubles": [],
-        "zone": None,
-        "options": game.options,
-        "hints": False,
-        "rated": False,
-        "players": [
-            {
-                "seat": seat,
-                "name": game.players[seat],
-                "kind": "human" if seat == puzzle.mover else "script",
-                "level": None,
-                "taken": True,
-                "account_id": None,
-                "supply": game.supply(seat),
-                "placed": game.placed(seat),
-                "score": game.score(seat),
-                "destroyed": game.destroyed_huts(seat),
-                "eliminated": seat in set(game.eliminated),
-                "left": None,
-                "claim_in_ms": None,
-            }
-            for seat in range(game.player_count)
-        ],
-        **board_view(game),
-        "moves": move_texts(game.moves),
-        "movers": movers,
-        "effects": [effect.to_json() for effect in game.effects()],
-        "legal": sorted(move_texts(legal)),
-        "expansion_huts": (
-            {str(m): game.huts_placed(m) for m in legal if m.kind == EXPAND}
-            if solving and game.phase == Phase.BUILD
-            else {}
-        ),
-        "result": result_view(game),
-        "terrains": list(TERRAIN_NAMES),
-        "clock": None,
-        "resignations": [],
-    }
-
-
-def _movers(game: Game) -> list[int]:
-    """Who made each move of ``game``, from its start."""
-    probe = game.copy()
-    seats = []
-    while probe.ply:
-        probe.pop()
-        seats.append(probe.to_move)
-    return seats[::-1]
+    """``game`` (the puzzle's position, or a turn in it) as a game's page reads a state: the
+    solver's legal moves while the turn is theirs (``games.view.position_view``)."""
+    return position_view(game, view_id=f"puzzle-{puzzle.id}", name="Puzzle", player=puzzle.mover)
 
 
 def _after_tile(puzzle: Puzzle, tile: str | None) -> Game:
