@@ -44,7 +44,7 @@ from test_server_support import (
 from taluva.server import Settings, create_app
 from taluva.server.mail import links as links_module
 from taluva.server.mail.links import BadLink, Links
-from taluva.server.mail.queue import KINDS, QUEUED, SENT, Letter, MailQueue
+from taluva.server.mail.queue import KINDS, QUEUED, SENT, SWITCHES, Letter, MailQueue
 from taluva.server.mail.sender import Smtp
 from taluva.server.players import accounts
 from taluva.server.players.credentials import Credentials
@@ -99,7 +99,7 @@ def test_an_address_is_confirmed_by_the_mailed_link_and_shown_to_nobody_else(
         "account": account,
         "email": {"address": None, "pending": None},
         "mail": True,
-        "switches": [{"kind": "move", "about": KINDS["move"].about, "on": True}],
+        "switches": [{"kind": kind, "about": KINDS[kind].about, "on": True} for kind in SWITCHES],
     }
     assert client.get("/api/config").json()["mail"] is True
     answer = client.put("/api/account/email", json={"email": ADDRESS})
@@ -438,9 +438,9 @@ def test_a_turn_based_game_mails_the_absent_player_to_move_once_a_turn_until_uns
             assert one_click.json() == {"kind": "move", "on": False}
             client.cookies.clear()
             client.cookies.update(ana_session)
-            assert client.get("/api/account").json()["switches"] == [
-                {"kind": "move", "about": "your move in a turn-based game", "on": False}
-            ]
+            assert {"kind": "move", "about": "your move in a turn-based game", "on": False} in (
+                client.get("/api/account").json()["switches"]
+            )
             turn(1)  # Ana's turn again: she turned these mails off
             turn(0)  # and Ben's: his one mail of this turn
             mails = sink.wait_for(6)
@@ -464,9 +464,47 @@ def test_only_the_unsubscribe_path_takes_a_form_and_only_switches_that_exist_tur
     assert (forged.status_code, forged.json()["error"]["code"]) == (400, "bad-link")
     unknown = client.put("/api/account/mail-switches", json={"kind": "reset", "on": False})
     assert unknown.status_code == 422
-    assert "kind must be one of move" in unknown.json()["error"]["message"]
+    assert "kind must be one of move, challenge" in unknown.json()["error"]["message"]
     off = client.put("/api/account/mail-switches", json={"kind": "move", "on": False})
     assert off.json()["switches"][0]["on"] is False
+
+
+def test_a_challenged_player_gets_a_mail_until_they_turn_challenge_mails_off(
+    tmp_path: Path,
+) -> None:
+    with smtp_server() as (sink, port):
+        site = "https://taluva.example.org"
+        settings = Settings(
+            database=sqlite_url(tmp_path), ai_workers=0, public_url=site, **mail_settings(port)
+        )
+        with TestClient(create_app(settings)) as client:
+            ana = sign_up(client, "Ana")
+            confirmed(client, sink, "ana@example.org")
+            client.cookies.clear()
+            sign_up(client, "Ben")
+            rated = {"kind": "fischer", "base": 600, "increment": 20}
+            sent = client.post("/api/challenges", json={"to": ana["id"], "clock": rated})
+            assert sent.status_code == 201, sent.text
+            [mail] = sink.wait_for(2)[1:]
+            assert (mail["To"], mail["Subject"]) == (
+                "ana@example.org",
+                "Ben challenges you on Taluva",
+            )
+            body = mail.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+            assert "2 players, 10 minutes + 20 seconds, rated" in body and f"{site}/" in body
+            one_click = client.post(
+                mail["List-Unsubscribe"].strip("<>").removeprefix(site),
+                content=b"List-Unsubscribe=One-Click",
+                headers={"content-type": "application/x-www-form-urlencoded"},
+            )
+            assert one_click.json() == {"kind": "challenge", "on": False}
+            challenge = sent.json()["challenge"]["id"]
+            assert client.delete(f"/api/challenges/{challenge}").status_code == 200
+            again = client.post("/api/challenges", json={"to": ana["id"], "clock": rated})
+            assert again.status_code == 201, again.text
+            with client.app.state.site.service.store.engine.connect() as connection:
+                kinds = connection.scalars(select(_MAILS.c.kind)).all()
+        assert kinds == ["confirm", "challenge"]  # none for the second challenge
 
 
 def test_moves_and_requests_go_on_while_the_mail_server_holds_a_mail(tmp_path: Path) -> None:

@@ -134,6 +134,11 @@ class Setup:
             "house_rules": list(self.house_rules),
         }
 
+    def words(self) -> str:
+        """The setup as a mail says it: "2 players, 10 minutes + 20 seconds, rated"."""
+        clock = "no clock" if self.clock is None else str(self.clock.get("label", "a clock"))
+        return f"{self.players} players, {clock}, {'rated' if self.rated else 'casual'}"
+
     def key(self) -> str:
         """The digest that equal setups share: seeks with the same key match."""
         canonical = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))

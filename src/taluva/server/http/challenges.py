@@ -9,6 +9,7 @@ from fastapi import APIRouter, Path, Request
 from pydantic import Field
 
 from taluva.server.games.challenges import Challenges
+from taluva.server.games.setups import Setup
 from taluva.server.http.deps import LIMITED, SiteDep
 from taluva.server.http.messages import ClockRequest, Option, Strict
 from taluva.server.http.seeks import signed_in
@@ -42,7 +43,10 @@ async def send(body: ChallengeRequest, request: Request, site: SiteDep) -> dict[
     fields = body.model_dump()
     if fields.get("clock") is not None:
         fields["clock"] = {k: v for k, v in fields["clock"].items() if v is not None}
-    return {"challenge": await Challenges(site.service).send(account, fields)}
+    challenge = await Challenges(site.service).send(account, fields)
+    game = Setup.from_json(challenge["setup"]).words()
+    site.notices.challenged(challenge["to"]["id"], account.name, game, challenge["id"])
+    return {"challenge": challenge}
 
 
 @router.get("/api/challenges/{challenge_id}", summary="A challenge, to its sender or addressee")

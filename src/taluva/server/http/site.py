@@ -46,6 +46,8 @@ class Site:
     """Accounts' e-mail addresses and passwords (``http.mail``)."""
     post: Post
     """The mail queue, its sender and the signed links (``taluva.server.mail``)."""
+    notices: TurnMail
+    """The mails that tell players of their turn and of challenges (``http.turn_mail``)."""
     requests: AddressLimiter
     """Requests that change something, per address."""
     new_games: AddressLimiter
@@ -75,7 +77,8 @@ class Site:
         service.seat_guards.append(rematches.keep_seat)
         credentials = Credentials(service.store.engine)
         post = Post(settings, MailQueue(service.store.engine), service.db)
-        service.registry.listeners.append(TurnMail(settings, post, credentials).changed)
+        notices = TurnMail(settings, post, credentials)
+        service.registry.listeners.append(notices.changed)
         return cls(
             settings=settings,
             service=service,
@@ -85,6 +88,7 @@ class Site:
             accounts=AccountStore(service.store.engine),
             credentials=credentials,
             post=post,
+            notices=notices,
             requests=AddressLimiter(limits.http_rate, limits.http_burst),
             new_games=AddressLimiter(
                 limits.games_per_minute / 60, max(1, int(limits.games_per_minute))

@@ -14,13 +14,15 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
+from collections.abc import Callable
 
 from taluva.engine.position import Phase
 from taluva.server.config import Settings
 from taluva.server.games import clocks
 from taluva.server.games.room import Room
-from taluva.server.mail.letters import move_letter
+from taluva.server.mail.letters import challenge_letter, move_letter
 from taluva.server.mail.post import Post
+from taluva.server.mail.queue import Letter
 from taluva.server.players.credentials import Credentials
 from taluva.server.storage.store import LIVE
 
@@ -28,6 +30,8 @@ log = logging.getLogger(__name__)
 
 KIND = "move"
 """The kind of these mails in ``mail.queue.KINDS``."""
+CHALLENGE = "challenge"
+"""The kind of the mail that tells a player of a challenge."""
 REMEMBERED = 4096
 """Turns this process remembers having looked at (a repeated change of one turn, such as a
 seat's presence, then costs nothing)."""
@@ -76,19 +80,48 @@ class TurnMail:
         task.add_done_callback(self._tasks.discard)
 
     async def _mail(self, account_id: int, game_id: str, game_name: str, key: str) -> None:
+        def letter(name: str, off: tuple[str, str]) -> Letter:
+            return move_letter(name, game_name, f"{self.site}/#/game/{game_id}", self.site, off)
+
+        await self.notify(KIND, account_id, letter, key)
+
+    def challenged(self, account_id: int, sender: str, game: str, challenge_id: int) -> None:
+        """Mail the player ``account_id`` that ``sender`` challenged them to ``game`` (in
+        words), in a task of its own: the challenge's answer does not wait for it."""
+        if not (self.post.on and self.site):
+            return
+
+        def letter(name: str, off: tuple[str, str]) -> Letter:
+            return challenge_letter(name, sender, game, f"{self.site}/", self.site, off)
+
+        task = asyncio.get_running_loop().create_task(
+            self.notify(CHALLENGE, account_id, letter, f"{CHALLENGE}:{challenge_id}")
+        )
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def notify(
+        self,
+        kind: str,
+        account_id: int,
+        letter: Callable[[str, tuple[str, str]], Letter],
+        key: str,
+    ) -> None:
+        """Queue the mail of ``kind`` that ``letter`` writes (for the account's name and its
+        unsubscribe links) to ``account_id``, if it confirmed an address and did not turn
+        this kind off; ``key`` makes it go at most once. Never raises."""
         try:
-            found = await self.post.run_db(self.credentials.recipient, account_id, KIND)
+            found = await self.post.run_db(self.credentials.recipient, account_id, kind)
             if found is None:
                 return
             account, address = found
-            token = (await self.post.links()).make("unsubscribe", account.id, KIND)
+            token = (await self.post.links()).make("unsubscribe", account.id, kind)
             off = (
                 f"{self.site}/#/unsubscribe/{token}",
                 f"{self.site}/api/mail/unsubscribe?token={token}",
             )
-            letter = move_letter(
-                account.name, game_name, f"{self.site}/#/game/{game_id}", self.site, off
+            await self.post.send(
+                kind, address, letter(account.name, off), account_id=account.id, once_key=key
             )
-            await self.post.send(KIND, address, letter, account_id=account.id, once_key=key)
         except Exception:  # a mail not queued must not end anything else
-            log.exception("the 'your move' mail of game %s was not queued", game_id)
+            log.exception("the %s mail %s was not queued", kind, key)

@@ -78,6 +78,22 @@ def reset_letter(name: str, link: str, site: str) -> Letter:
     )
 
 
+def challenge_letter(
+    name: str, sender: str, game: str, link: str, site: str, off: tuple[str, str]
+) -> Letter:
+    """The mail to a player another one challenged (``game``: the game asked for, in words)."""
+    return _letter(
+        f"{sender} challenges you on Taluva",
+        f"Hello {name},",
+        [f"{sender} challenges you to a game: {game}. Accept or decline it from the badge "
+         "at the top of any page of the site."],
+        "Answer the challenge",
+        link,
+        site,
+        off,
+    )  # fmt: skip
+
+
 def move_letter(name: str, game: str, link: str, site: str, off: tuple[str, str]) -> Letter:
     """The mail to the player to move in a turn-based game, who has no page of it open."""
     return _letter(

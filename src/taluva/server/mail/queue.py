@@ -52,9 +52,10 @@ KINDS = {
     "confirm": MailKind("the link that confirms a new e-mail address", 5),
     "reset": MailKind("the link that sets a new password", 5),
     "move": MailKind("your move in a turn-based game", 50, switch=True),
+    "challenge": MailKind("a challenge from another player", 20, switch=True),
 }
-"""Every kind of mail the server sends. Invitations, rematch offers and game ends are to
-come here, with a switch."""
+"""Every kind of mail the server sends. Rematch offers and game ends are to come here, with
+a switch."""
 SWITCHES = tuple(kind for kind, about in KINDS.items() if about.switch)
 """The kinds of mail a player may turn off, on by default."""
 
