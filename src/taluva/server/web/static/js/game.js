@@ -6,6 +6,7 @@
 
 import { GameSocket } from "./api.js";
 import { Board } from "./board.js";
+import { tileToolSpan, tileTools, toolButton, zoomButtons } from "./boardtools.js";
 import { ClockPanel } from "./clock.js";
 import { LeaveControls, leftInWords } from "./resign.js";
 import { ChatPanel } from "./chat.js";
@@ -57,22 +58,13 @@ export class GamePage {
   // ------------------------------------------------------------------ layout
 
   build() {
-    const button = (label, title, action, extra = {}) =>
-      h("button", { type: "button", title, "aria-label": title, onclick: action, ...extra }, label);
-    this.tools = {
-      rotateLeft: button("⟲", "Rotate the tile counter-clockwise (R, wheel)", () => this.rotate(1), { class: "rotate" }),
-      rotateRight: button("⟳", "Rotate the tile clockwise (Shift+R)", () => this.rotate(-1), { class: "rotate" }),
-      place: button("Place tile", "Place the tile here (Enter)", () => this.confirmTile(), { class: "primary", id: "place" }),
-      cancel: button("Cancel", "Let the tile follow the pointer again (Escape)", () => this.unlock()),
-    };
+    this.tools = tileTools(this);
     this.boardWrap = h("section", { class: "board-wrap", "aria-label": "Board" });
     this.toolbar = h("div", { class: "toolbar" },
-      button("−", "Zoom out (-)", () => this.board.zoom(1.25)),
-      button("+", "Zoom in (+)", () => this.board.zoom(0.8)),
-      button("Fit", "Show the whole island (0)", () => this.board.fit()),
-      button("↶", "Turn the view left ([)", () => this.board.turn(-1), { class: "turn-view" }),
-      button("↷", "Turn the view right (])", () => this.board.turn(1), { class: "turn-view" }),
-      h("span", { class: "tile-tools" }, this.tools.rotateLeft, this.tools.rotateRight, this.tools.place, this.tools.cancel),
+      ...zoomButtons(this),
+      toolButton("↶", "Turn the view left ([)", () => this.board.turn(-1), { class: "turn-view" }),
+      toolButton("↷", "Turn the view right (])", () => this.board.turn(1), { class: "turn-view" }),
+      tileToolSpan(this.tools),
     );
     this.tooltip = h("div", { class: "tooltip", role: "status", "aria-live": "polite" });
     this.buildMenu = new BuildMenu(this);

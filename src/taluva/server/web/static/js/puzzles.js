@@ -8,16 +8,10 @@
 // page offers them the same surface as a game page does.
 
 import { api, ApiError } from "./api.js";
-import { Board } from "./board.js";
-import { BoardInput } from "./boardinput.js";
-import { BuildMenu } from "./buildmenu.js";
 import { h, clear, toast } from "./dom.js";
-import { Explanations } from "./explain.js";
 import { parseKey, tileFootprint, tileTerrains } from "./hex.js";
 import { PositionPage } from "./positionpage.js";
 import { lastTurns } from "./movewords.js";
-import { playerCard, showResult } from "./panels.js";
-import { TilePanel } from "./tilepanel.js";
 
 /** Where this browser keeps a guest's streak and chosen theme. */
 const STREAK_KEY = "taluva.puzzles.streak";
@@ -53,63 +47,16 @@ export class PuzzlesPage extends PositionPage {
     this.themes = [];
     this.theme = stored(THEME_KEY, "");
     this.busy = false;
-    this.orientation = 0;
-    this.cursor = null;
-    this.locked = false;
-    this.mode = null;
-    this.seats = [];
-    this.legal = new Set();
-    this.socket = { send: (message) => { this.explainRemote(message.move); return 1; } };
     this.build();
     this.load();
-  }
-
-  destroy() {
-    this.gone = true;
-    this.input.destroy();
   }
 
   // ------------------------------------------------------------------ layout
 
   build() {
-    const button = (label, title, action, extra = {}) =>
-      h("button", { type: "button", title, "aria-label": title, onclick: action, ...extra }, label);
-    this.tools = {
-      rotateLeft: button("⟲", "Rotate the tile counter-clockwise (R, wheel)", () => this.rotate(1), { class: "rotate" }),
-      rotateRight: button("⟳", "Rotate the tile clockwise (Shift+R)", () => this.rotate(-1), { class: "rotate" }),
-      place: button("Place tile", "Place the tile here (Enter)", () => this.confirmTile(), { class: "primary", id: "place" }),
-      cancel: button("Cancel", "Let the tile follow the pointer again (Escape)", () => this.unlock()),
-    };
-    this.toolbar = h("div", { class: "toolbar seated" },
-      button("−", "Zoom out (-)", () => this.board.zoom(1.25)),
-      button("+", "Zoom in (+)", () => this.board.zoom(0.8)),
-      button("Fit", "Show the whole island (0)", () => this.board.fit()),
-      h("span", { class: "tile-tools" }, this.tools.rotateLeft, this.tools.rotateRight, this.tools.place, this.tools.cancel));
-    this.tooltip = h("div", { class: "tooltip", role: "status", "aria-live": "polite" });
-    this.banner = h("section", { class: "result-banner", role: "status", "aria-live": "polite", "aria-label": "Result" });
-    this.buildMenu = new BuildMenu(this);
-    this.explanations = new Explanations(this);
-    this.boardHost = h("div", { class: "board-host" });
-    const boardWrap = h("section", { class: "board-wrap", "aria-label": "Board" },
-      this.banner, this.toolbar, this.boardHost, this.tooltip, this.buildMenu.node);
     this.card = h("section", { class: "puzzle-card", "aria-label": "Puzzle" });
     this.status = h("p", { class: "puzzle-status", role: "status", "aria-live": "polite" });
-    this.tilePanel = new TilePanel(this);
-    this.playersBox = h("div", { class: "players" });
-    this.moveInput = h("input", { id: "move-input", autocomplete: "off", placeholder: "or type the move, e.g. temple 1,0", "aria-label": "Move text" });
-    this.moveForm = h("form", { class: "move-form", onsubmit: (e) => { e.preventDefault(); this.play(this.moveInput.value); } },
-      this.moveInput, h("button", { type: "submit" }, "Play"));
-    const side = h("aside", { class: "side", tabindex: "0", "aria-label": "The tile and the players" },
-      this.tilePanel.node, this.moveForm, this.playersBox);
-    clear(this.root, h("div", { class: "puzzle-page" }, this.card, boardWrap, side));
-    this.input = new BoardInput(this);
-    this.board = new Board(this.boardHost, this.config.style, {
-      hover: (hex) => this.input.hover(hex),
-      click: (hex, event) => this.input.click(hex, event),
-      wheel: (event) => this.input.wheel(event),
-      leave: () => this.input.leave(),
-      turned: () => this.drawOverlays(),
-    });
+    this.layOut("puzzle-page", "temple 1,0");
     this.renderCard();
   }
 
@@ -246,27 +193,9 @@ export class PuzzlesPage extends PositionPage {
 
   // ------------------------------------------------------------------ rendering
 
-  render() {
-    const s = this.state;
-    if (!s) return;
-    this.tilePanel.render(s);
-    this.renderPlayers(s);
-    showResult(this.banner, this.verdict ? null : s.result, (seat) => this.board.playerColour(seat));
-    this.moveForm.hidden = !this.myTurn();
-    this.toolbar.querySelector(".tile-tools").hidden = !(this.myTurn() && this.mode);
-    this.tools.place.disabled = !(this.locked && this.legal.has(this.ghostMove()));
-    this.tools.cancel.hidden = !this.locked;
-    this.renderCard();
-    this.drawOverlays();
-    this.buildMenu.render();
-  }
-
-  renderPlayers(s) {
-    const cards = s.players.map((p) => playerCard(s, p, {
-      colour: this.board.playerColour(p.seat), yours: p.seat === this.puzzle.mover,
-    }));
-    clear(this.playersBox, ...cards);
-    for (const swatch of this.playersBox.querySelectorAll(".swatch")) swatch.style.background = swatch.dataset.colour;
+  /** The banner shows no result once the puzzle is answered: the card tells the verdict. */
+  shownResult(s) {
+    return this.verdict ? null : s.result;
   }
 
   /** The card: the theme choice, the puzzle and its task, the verdict, rating and streak. */

@@ -7,17 +7,12 @@
 // page offers them the same surface as a game page does.
 
 import { api, ApiError } from "./api.js";
-import { Board, el } from "./board.js";
-import { BoardInput } from "./boardinput.js";
-import { BuildMenu } from "./buildmenu.js";
+import { el } from "./board.js";
 import { h, clear, toast } from "./dom.js";
-import { Explanations } from "./explain.js";
 import { firstLevel, playComputer, tutorialProgress } from "./firstgame.js";
 import { parseKey, parseMove, tileFootprint, tileTerrains } from "./hex.js";
 import { PositionPage } from "./positionpage.js";
 import { lastTurns, movesInWords } from "./movewords.js";
-import { playerCard, showResult } from "./panels.js";
-import { TilePanel } from "./tilepanel.js";
 
 /** How long (ms) each opponent's reply stays on the board before the next one. */
 const REPLY_PAUSE = 900;
@@ -35,46 +30,13 @@ export class TutorialPage extends PositionPage {
     this.started = false;
     this.busy = false; // an answer or the opponents' replies are on their way
     this.feedback = null; // {kind: "other"|"bad", text}
-    this.orientation = 0;
-    this.cursor = null;
-    this.locked = false;
-    this.mode = null;
-    this.seats = [];
-    this.legal = new Set();
-    // Explanations ask "explain" of a game's socket; the lesson answers them over HTTP.
-    this.socket = { send: (message) => { this.explainRemote(message.move); return 1; } };
     this.build();
     this.load();
-  }
-
-  destroy() {
-    this.gone = true;
-    this.input.destroy();
   }
 
   // ------------------------------------------------------------------ layout
 
   build() {
-    const button = (label, title, action, extra = {}) =>
-      h("button", { type: "button", title, "aria-label": title, onclick: action, ...extra }, label);
-    this.tools = {
-      rotateLeft: button("⟲", "Rotate the tile counter-clockwise (R, wheel)", () => this.rotate(1), { class: "rotate" }),
-      rotateRight: button("⟳", "Rotate the tile clockwise (Shift+R)", () => this.rotate(-1), { class: "rotate" }),
-      place: button("Place tile", "Place the tile here (Enter)", () => this.confirmTile(), { class: "primary", id: "place" }),
-      cancel: button("Cancel", "Let the tile follow the pointer again (Escape)", () => this.unlock()),
-    };
-    this.toolbar = h("div", { class: "toolbar seated" },
-      button("−", "Zoom out (-)", () => this.board.zoom(1.25)),
-      button("+", "Zoom in (+)", () => this.board.zoom(0.8)),
-      button("Fit", "Show the whole island (0)", () => this.board.fit()),
-      h("span", { class: "tile-tools" }, this.tools.rotateLeft, this.tools.rotateRight, this.tools.place, this.tools.cancel));
-    this.tooltip = h("div", { class: "tooltip", role: "status", "aria-live": "polite" });
-    this.banner = h("section", { class: "result-banner", role: "status", "aria-live": "polite", "aria-label": "Result" });
-    this.buildMenu = new BuildMenu(this);
-    this.explanations = new Explanations(this);
-    this.boardHost = h("div", { class: "board-host" });
-    const boardWrap = h("section", { class: "board-wrap", "aria-label": "Board" },
-      this.banner, this.toolbar, this.boardHost, this.tooltip, this.buildMenu.node);
     this.card = h("section", { class: "lesson-card", "aria-label": "Lesson" });
     this.cardBody = h("div", { class: "lesson-body" });
     // Persistent, so that screen readers hear each change once: the answer to a move (or
@@ -82,23 +44,7 @@ export class TutorialPage extends PositionPage {
     this.status = h("p", { class: "lesson-status", role: "status", "aria-live": "polite" });
     this.announcer = h("p", { class: "visually-hidden", "aria-live": "polite" });
     this.card.append(this.cardBody, this.announcer);
-    this.tilePanel = new TilePanel(this);
-    this.playersBox = h("div", { class: "players" });
-    this.moveInput = h("input", { id: "move-input", autocomplete: "off", placeholder: "or type the move, e.g. hut 1,0", "aria-label": "Move text" });
-    this.moveForm = h("form", { class: "move-form", onsubmit: (e) => { e.preventDefault(); this.play(this.moveInput.value); } },
-      this.moveInput, h("button", { type: "submit" }, "Play"));
-    // It scrolls when the lesson's words leave it little room: it takes the focus to be scrolled.
-    const side = h("aside", { class: "side", tabindex: "0", "aria-label": "The tile and the players" },
-      this.tilePanel.node, this.moveForm, this.playersBox);
-    clear(this.root, h("div", { class: "tutorial" }, this.card, boardWrap, side));
-    this.input = new BoardInput(this);
-    this.board = new Board(this.boardHost, this.config.style, {
-      hover: (hex) => this.input.hover(hex),
-      click: (hex, event) => this.input.click(hex, event),
-      wheel: (event) => this.input.wheel(event),
-      leave: () => this.input.leave(),
-      turned: () => this.drawOverlays(),
-    });
+    this.layOut("tutorial", "hut 1,0");
     // The step's hexes: above the island and its marks, under the tile being placed.
     this.highlight = el("g", { class: "lesson-marks", "pointer-events": "none" });
     this.board.svg.insertBefore(this.highlight, this.board.ghostLayer);
@@ -268,29 +214,6 @@ export class TutorialPage extends PositionPage {
   }
 
   // ------------------------------------------------------------------ rendering
-
-  render() {
-    const s = this.state;
-    if (!s) return;
-    this.tilePanel.render(s);
-    this.renderPlayers(s);
-    showResult(this.banner, s.result, (seat) => this.board.playerColour(seat));
-    this.moveForm.hidden = !this.myTurn();
-    this.toolbar.querySelector(".tile-tools").hidden = !(this.myTurn() && this.mode);
-    this.tools.place.disabled = !(this.locked && this.legal.has(this.ghostMove()));
-    this.tools.cancel.hidden = !this.locked;
-    this.renderCard();
-    this.drawOverlays();
-    this.buildMenu.render();
-  }
-
-  renderPlayers(s) {
-    const cards = s.players.map((p) => playerCard(s, p, {
-      colour: this.board.playerColour(p.seat), yours: p.seat === this.lesson.learner,
-    }));
-    clear(this.playersBox, ...cards);
-    for (const swatch of this.playersBox.querySelectorAll(".swatch")) swatch.style.background = swatch.dataset.colour;
-  }
 
   /** Whether the learner has the taught move ready: the tile held on its spot, or its build
    * chosen in the menu. */
