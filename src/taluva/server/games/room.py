@@ -23,7 +23,7 @@ from taluva.engine.record import make_record
 from taluva.server.errors import ApiError
 from taluva.server.games import clocks
 from taluva.server.games.presence import Presence, claim_wait, claims_of
-from taluva.server.games.view import presence_entries, state_view, with_presence
+from taluva.server.games.view import explain_view, presence_entries, state_view, with_presence
 from taluva.server.players.accounts import Account
 from taluva.server.storage.store import FINISHED, LIVE, OPEN, StoredGame, now, token_digest
 from taluva.server.wire import to_json
@@ -313,17 +313,7 @@ class Room:
             reason = "the game is over"
         else:
             reason = game.explain(text)
-        effect = None
-        if reason is None:
-            effect = self.trial(text).effects(game.ply)[0].to_json()
-        return {
-            "type": "explain",
-            "ply": game.ply,
-            "move": text,
-            "legal": reason is None,
-            "reason": reason,
-            "effect": effect,
-        }
+        return explain_view(game, text, reason)
 
     def state_at(self, ply: int) -> dict[str, Any]:
         """The public view after the first ``ply`` moves (for the replay viewer)."""

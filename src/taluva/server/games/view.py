@@ -207,6 +207,25 @@ SCRIPT = "script"
 _NEVER = datetime(2000, 1, 1, tzinfo=UTC)
 
 
+def explain_view(game: Game, text: str, reason: str | None) -> dict[str, Any]:
+    """The answer to "may I play ``text`` now?" in ``game``: ``reason`` is why not (None: it
+    may), and a legal move carries what it would do (``MoveEffect.to_json``, as in a state);
+    the words of the hover explanations."""
+    effect = None
+    if reason is None:
+        trial = game.copy()
+        trial.play(text)
+        effect = trial.effects(game.ply)[0].to_json()
+    return {
+        "type": "explain",
+        "ply": game.ply,
+        "move": text,
+        "legal": reason is None,
+        "reason": reason,
+        "effect": effect,
+    }
+
+
 def position_view(game: Game, *, view_id: str, name: str, player: int) -> dict[str, Any]:
     """A position no stored game holds (a lesson's, a puzzle's) as a game's page reads a state
     (``state_view``): ``player``'s seat is a person's, the others follow a script, and legal

@@ -22,7 +22,7 @@ from taluva.engine.game import Game
 from taluva.learn.tutorial import Step, Tutorial, load_tutorial
 from taluva.server.errors import ApiError
 from taluva.server.games.room import MOVE_TEXT_CHARS
-from taluva.server.games.view import position_view
+from taluva.server.games.view import explain_view, position_view
 
 router = APIRouter()
 
@@ -107,17 +107,4 @@ async def answer(number: int, move: MoveText) -> dict[str, Any]:
 )
 async def explain(number: int, move: MoveText) -> dict[str, Any]:
     _tutorial, _step_of, game = _step(number)
-    reason = game.explain(move)
-    effect = None
-    if reason is None:
-        trial = game.copy()
-        trial.play(move)
-        effect = trial.effects(game.ply)[0].to_json()
-    return {
-        "type": "explain",
-        "ply": game.ply,
-        "move": move,
-        "legal": reason is None,
-        "reason": reason,
-        "effect": effect,
-    }
+    return explain_view(game, move, game.explain(move))

@@ -32,7 +32,7 @@ from taluva.learn.puzzles import (
 )
 from taluva.server.errors import ApiError
 from taluva.server.games.room import MOVE_TEXT_CHARS
-from taluva.server.games.view import position_view
+from taluva.server.games.view import explain_view, position_view
 from taluva.server.http.deps import LIMITED, SiteDep
 from taluva.server.http.messages import Strict
 from taluva.server.players.accounts import account_of
@@ -147,20 +147,7 @@ async def explain(
     puzzle_id: PuzzleId, move: MoveText, tile: MoveText | None = None
 ) -> dict[str, Any]:
     game = _after_tile(_puzzle(puzzle_id), tile)
-    reason = game.explain(move)
-    effect = None
-    if reason is None:
-        trial = game.copy()
-        trial.play(move)
-        effect = trial.effects(game.ply)[0].to_json()
-    return {
-        "type": "explain",
-        "ply": game.ply,
-        "move": move,
-        "legal": reason is None,
-        "reason": reason,
-        "effect": effect,
-    }
+    return explain_view(game, move, game.explain(move))
 
 
 @router.post(
