@@ -12,6 +12,7 @@ import { AccountSettingsPage, ConfirmEmailPage, ForgotPasswordPage, ResetPasswor
 import { RulesPage, parseRulesHash } from "./rules.js";
 import { TutorialPage } from "./tutorial.js";
 import { PuzzlesPage } from "./puzzles.js";
+import "./pwa.js"; // the service worker: the installable app and its offline page
 
 const root = document.getElementById("app");
 // The pages that mailed links open (#/KIND/TOKEN): each page's name and class.

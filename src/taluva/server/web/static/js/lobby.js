@@ -8,6 +8,19 @@ import { hosts } from "./resign.js";
 import { kindTag, withRating } from "./ratings.js";
 import { SeeksPanel } from "./seeks.js";
 import { FirstGame } from "./firstgame.js";
+import { rememberGames } from "./pwa.js";
+
+/** The games of `games` (all of `status`) this browser holds seats in, as the offline page
+ * lists them (the lobby's entries do not say whose turn it is). */
+function heldGames(games, status) {
+  const mine = tokens.all();
+  return games.filter((g) => mine[g.id]).map((g) => ({
+    id: g.id,
+    name: g.name,
+    opponents: g.players.filter((p) => !(p.seat in mine[g.id])).map((p) => (p.taken ? p.name : "(free)")),
+    situation: status === "open" ? "Waiting for players" : status === "finished" ? "Finished" : `Playing: ${g.ply} move${g.ply === 1 ? "" : "s"} made`,
+  }));
+}
 
 /** The seat choices: people, then every AI level of the server's table (/api/config). */
 function seatChoices(config) {
@@ -186,9 +199,12 @@ export class Lobby {
   }
 
   async refresh() {
+    const held = [];
+    let complete = true;
     for (const status of ["open", "live", "finished"]) {
       try {
         const { games } = await api("GET", `/api/games?status=${status}&limit=30`);
+        held.push(...heldGames(games, status));
         if (status === "live") {
           const idle = (g) => Date.now() - Date.parse(g.updated_at) > this.config.idle_after * 1000;
           this.renderList("live", games.filter((g) => !idle(g)));
@@ -197,9 +213,11 @@ export class Lobby {
           this.renderList(status, games);
         }
       } catch (error) {
+        complete = false;
         clear(this.lists[status], h("li", { class: "empty" }, `Cannot load: ${error.message}`));
       }
     }
+    if (complete) rememberGames("lobby", held);
   }
 
   /** Fill the list `name` with `games` of `status` (by default the list's own). */

@@ -6,6 +6,7 @@ import { ApiError, api } from "./api.js";
 import { currentAccount } from "./account.js";
 import { h, clear, toast } from "./dom.js";
 import { takeRematch } from "./inbox.js";
+import { rememberGames } from "./pwa.js";
 
 const SECTIONS = [
   ["live", "Playing"],
@@ -21,6 +22,11 @@ export function placeOf(result, seat) {
     place += group.length;
   }
   return null;
+}
+
+/** The names of the other seats of one of the player's games ("(free)" for a free seat). */
+function opponents(game) {
+  return game.players.filter((p) => p.seat !== game.seat).map((p) => (p.taken ? p.name : "(free)"));
 }
 
 export class MyGamesPage {
@@ -57,6 +63,9 @@ export class MyGamesPage {
       const waiting = games.filter((g) => g.your_move).length;
       this.status.textContent = waiting ? `Your move in ${waiting} game${waiting > 1 ? "s" : ""}.` : "";
       for (const [status] of SECTIONS) this.render(status, games.filter((g) => g.status === status));
+      rememberGames("my", games.map((g) => ({
+        id: g.id, name: g.name, opponents: opponents(g), situation: this.situation(g), your_move: g.your_move,
+      })), currentAccount()?.id);
       if (rematches.length) this.lists.open.querySelector(".empty")?.remove();
       this.lists.open.prepend(...rematches.map((r) => this.offer(r)));
     } catch (error) {
@@ -71,12 +80,11 @@ export class MyGamesPage {
       return;
     }
     clear(list, ...games.map((g) => {
-      const others = g.players.filter((p) => p.seat !== g.seat).map((p) => (p.taken ? p.name : "(free)"));
       return h("li", { class: `game-entry${g.your_move ? " your-move" : ""}`, "data-game": g.id },
         h("a", { href: `#/game/${encodeURIComponent(g.id)}`, class: "button" },
           status === "finished" ? "Replay" : g.your_move ? "Play" : "Open"),
         h("span", { class: "game-name" }, g.name),
-        h("span", { class: "game-players" }, `with ${others.join(", ")}`),
+        h("span", { class: "game-players" }, `with ${opponents(g).join(", ")}`),
         h("span", { class: "game-meta" }, this.situation(g)));
     }));
   }
