@@ -1,7 +1,8 @@
 """E-mail in Chromium, through a real SMTP server on loopback: a player adds an address on
-the account settings page and confirms it by the mailed link, turns the "your move" mails
-off by a mail's unsubscribe link and on again, later forgets the password, asks for a link
-from the sign-in dialog and sets a new password from it."""
+the account settings page and confirms it by the mailed link, sees a switch for each kind of
+mail, turns the "your move" mails off by a mail's unsubscribe link and on again, later
+forgets the password, asks for a link from the sign-in dialog and sets a new password from
+it."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from mail_support import AppProcess, Sink, mail_settings, smtp_server
 from test_server_support import sqlite_url
 
 from taluva.server.mail.links import Links, server_secret
+from taluva.server.mail.queue import KINDS, SWITCHES
 from taluva.server.storage.store import Store
 
 from .people import People
@@ -75,6 +77,9 @@ def test_an_address_confirmed_by_mail_recovers_a_forgotten_password(
     page.click("#account-settings-link")
     page.wait_for_selector(f"#email-address:has-text('{ADDRESS}')")
     assert page.is_checked("#mail-move")
+    for kind in SWITCHES:  # each kind of mail has its switch, on, in words
+        assert page.is_checked(f"#mail-{kind}")
+        assert KINDS[kind].about in page.inner_text(f"label[for='mail-{kind}']")
     account_id = int(page.get_attribute("#account-name", "href").rsplit("/", 1)[1])
     store = Store(database, game_end=None)
     token = Links(server_secret(store.engine)).make("unsubscribe", account_id, "move")

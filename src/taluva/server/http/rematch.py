@@ -39,6 +39,8 @@ async def rematch(
     else:
         seats = seats_of(room, authorization)
     answer, created = await site.rematches.play_again(room, seats)
+    if created:
+        site.notices.rematch_offered(room, seats)
     response.status_code = 201 if created else 200
     return answer
 

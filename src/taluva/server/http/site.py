@@ -15,12 +15,14 @@ from taluva.server.games.chat import Chat
 from taluva.server.games.rematch import Rematches
 from taluva.server.games.reviews import Reviews
 from taluva.server.games.service import GameService
-from taluva.server.http.turn_mail import TurnMail
+from taluva.server.http.notices import Notices
 from taluva.server.limits import AddressLimiter, ConnectionCounter
 from taluva.server.mail.post import Post
-from taluva.server.mail.queue import MailQueue
+from taluva.server.mail.queue import SWITCHES, MailQueue
 from taluva.server.players.accounts import AccountStore, Passwords
 from taluva.server.players.credentials import Credentials
+from taluva.server.push.pusher import Pusher
+from taluva.server.push.subscriptions import Subscriptions
 
 SIGN_IN_BURST = 10
 """Sign-in and sign-up attempts one address may make at once..."""
@@ -46,8 +48,11 @@ class Site:
     """Accounts' e-mail addresses and passwords (``http.mail``)."""
     post: Post
     """The mail queue, its sender and the signed links (``taluva.server.mail``)."""
-    notices: TurnMail
-    """The mails that tell players of their turn and of challenges (``http.turn_mail``)."""
+    notices: Notices
+    """What tells players of their turn, challenges, rematches, games' ends and clocks, by
+    mail and every pusher (``http.notices``)."""
+    pusher: Pusher
+    """The web push messages to the account's browsers (``taluva.server.push``)."""
     requests: AddressLimiter
     """Requests that change something, per address."""
     new_games: AddressLimiter
@@ -77,7 +82,10 @@ class Site:
         service.seat_guards.append(rematches.keep_seat)
         credentials = Credentials(service.store.engine)
         post = Post(settings, MailQueue(service.store.engine), service.db)
-        notices = TurnMail(settings, post, credentials)
+        pusher = Pusher(settings, Subscriptions(service.store.engine), SWITCHES, service.db)
+        notices = Notices(settings, post, credentials, service.registry)
+        if pusher.on:
+            notices.pushers.append(pusher)
         service.registry.listeners.append(notices.changed)
         return cls(
             settings=settings,
@@ -89,6 +97,7 @@ class Site:
             credentials=credentials,
             post=post,
             notices=notices,
+            pusher=pusher,
             requests=AddressLimiter(limits.http_rate, limits.http_burst),
             new_games=AddressLimiter(
                 limits.games_per_minute / 60, max(1, int(limits.games_per_minute))
@@ -110,9 +119,11 @@ class Site:
         with it (the sender first: it needs the database)."""
         await self.service.start()
         await self.post.start()
+        self.notices.start()
         try:
             yield
         finally:
+            await self.notices.stop()
             await self.post.stop()
             await self.reviews.stop()
             await self.service.stop()

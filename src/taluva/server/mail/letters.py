@@ -6,7 +6,7 @@ from __future__ import annotations
 from html import escape
 
 from taluva.server.mail.links import LINK_LIFETIMES
-from taluva.server.mail.queue import Letter
+from taluva.server.mail.queue import PICTURE_ID, Letter
 
 
 def link_hours(purpose: str) -> str:
@@ -23,10 +23,12 @@ def _letter(
     link: str,
     site: str,
     off: tuple[str, str] | None = None,
+    picture: bytes | None = None,
 ) -> Letter:
     """A mail with a greeting, some lines, one button-like link and the game's address;
     ``off``, for a mail its player may turn off: the page that turns it off, and the
-    one-click address mail clients post to (RFC 8058)."""
+    one-click address mail clients post to (RFC 8058); ``picture``, a PNG the HTML shows
+    above the link (the mail carries it inline)."""
     footer = f"-- \nTaluva, {site}"
     html_footer = f'Taluva, <a href="{escape(site)}">{escape(site)}</a>'
     if off is not None:
@@ -34,6 +36,8 @@ def _letter(
         html_footer += f' &middot; <a href="{escape(off[0])}">Turn these mails off</a>'
     text = "\n\n".join([greeting, *lines, f"{action}:\n{link}", footer])
     paragraphs = "".join(f"<p>{escape(line)}</p>" for line in lines)
+    if picture is not None:
+        paragraphs += f'<p><img src="cid:{PICTURE_ID}" alt="The board now"></p>'
     html = (
         '<!doctype html><html><body style="font-family: sans-serif; line-height: 1.5">'
         f"<p>{escape(greeting)}</p>{paragraphs}"
@@ -41,7 +45,7 @@ def _letter(
         f'<p style="color: #666">{html_footer}</p>'
         "</body></html>"
     )
-    return Letter(subject, text + "\n", html, None if off is None else off[1])
+    return Letter(subject, text + "\n", html, None if off is None else off[1], picture)
 
 
 def confirm_letter(name: str, link: str, site: str) -> Letter:
@@ -94,8 +98,16 @@ def challenge_letter(
     )  # fmt: skip
 
 
-def move_letter(name: str, game: str, link: str, site: str, off: tuple[str, str]) -> Letter:
-    """The mail to the player to move in a turn-based game, who has no page of it open."""
+def move_letter(
+    name: str,
+    game: str,
+    link: str,
+    site: str,
+    off: tuple[str, str],
+    picture: bytes | None = None,
+) -> Letter:
+    """The mail to the player to move in a turn-based game, who has no page of it open, with
+    the board as a picture when the server can draw one."""
     return _letter(
         f"Your move in {game}",
         f"Hello {name},",
@@ -104,4 +116,56 @@ def move_letter(name: str, game: str, link: str, site: str, off: tuple[str, str]
         link,
         site,
         off,
+        picture,
     )
+
+
+def rematch_letter(
+    name: str, sender: str, game: str, link: str, site: str, off: tuple[str, str]
+) -> Letter:
+    """The mail to a player of a finished game whose rematch another player offered: their
+    seat in it is kept for them, taken from the finished game's page."""
+    return _letter(
+        f"{sender} offers a rematch of {game}",
+        f"Hello {name},",
+        [f"{sender} offers a rematch of the game {game}: the same seats, the same options, "
+         "a new deck. Your seat in it is kept for you; take it from the finished game's page."],
+        "Take your seat",
+        link,
+        site,
+        off,
+    )  # fmt: skip
+
+
+def end_letter(
+    name: str, game: str, headline: str, lines: list[str], link: str, site: str,
+    off: tuple[str, str],
+) -> Letter:  # fmt: skip
+    """The mail to a player of a game that ended while they had no page of it open: the
+    result in words (who won and why, then one line a place)."""
+    return _letter(
+        f"{game} is over: {headline}"[:200],
+        f"Hello {name},",
+        [f"the game {game} is over. {headline}.", *lines],
+        "See the game",
+        link,
+        site,
+        off,
+    )
+
+
+def clock_letter(
+    name: str, game: str, left: str, link: str, site: str, off: tuple[str, str]
+) -> Letter:
+    """The mail to the player to move in a turn-based game whose time for the turn is about
+    to run out (``left``: the time left, in words)."""
+    return _letter(
+        f"Your time in {game} runs out in {left}",
+        f"Hello {name},",
+        [f"it is still your move in the game {game}, and your time for this turn runs out in "
+         f"{left}. When it does, you are out of the game."],
+        "Play your move",
+        link,
+        site,
+        off,
+    )  # fmt: skip

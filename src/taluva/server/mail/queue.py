@@ -53,9 +53,12 @@ KINDS = {
     "reset": MailKind("the link that sets a new password", 5),
     "move": MailKind("your move in a turn-based game", 50, switch=True),
     "challenge": MailKind("a challenge from another player", 20, switch=True),
+    "rematch": MailKind("a rematch offered after a game you played", 20, switch=True),
+    "end": MailKind("the result of a game you played, when it ends", 50, switch=True),
+    "clock": MailKind("a turn-based game's clock about to run out on your turn", 50, switch=True),
 }
-"""Every kind of mail the server sends. Rematch offers and game ends are to come here, with
-a switch."""
+"""Every kind of mail the server sends (the kinds with a switch are also those of the push
+notices, ``taluva.server.http.notices``)."""
 SWITCHES = tuple(kind for kind, about in KINDS.items() if about.switch)
 """The kinds of mail a player may turn off, on by default."""
 
@@ -71,6 +74,12 @@ class Letter:
     html: str
     unsubscribe: str | None = None
     """The one-click unsubscribe address of a mail its player may turn off (RFC 8058)."""
+    picture: bytes | None = None
+    """A PNG shown inline by the HTML body, whose ``<img>`` names it ``cid:PICTURE_ID``."""
+
+
+PICTURE_ID = "board@taluva"
+"""The Content-ID of a mail's inline picture, as its HTML body refers to it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +136,7 @@ class MailQueue:
                         "text_body": letter.text,
                         "html_body": letter.html,
                         "unsubscribe": letter.unsubscribe,
+                        "picture": letter.picture,
                         "once_key": once_key,
                         "status": QUEUED,
                         "attempts": 0,
@@ -172,6 +182,7 @@ class MailQueue:
                     _MAILS.c.text_body,
                     _MAILS.c.html_body,
                     _MAILS.c.unsubscribe,
+                    _MAILS.c.picture,
                     _MAILS.c.attempts,
                 )
             ).first()
@@ -181,13 +192,13 @@ class MailQueue:
             row.id,
             row.kind,
             row.to_address,
-            Letter(row.subject, row.text_body, row.html_body, row.unsubscribe),
+            Letter(row.subject, row.text_body, row.html_body, row.unsubscribe, row.picture),
             row.attempts,
         )
 
     def sent(self, mail_id: int, worker: str) -> None:
-        """Mark a mail ``worker`` claimed as sent, and empty its bodies (a reset link has
-        no business staying in the database once it went)."""
+        """Mark a mail ``worker`` claimed as sent, and empty its bodies and picture (a reset
+        link has no business staying in the database once it went)."""
         self._finish(
             mail_id,
             worker,
@@ -197,6 +208,7 @@ class MailQueue:
             text_body="",
             html_body="",
             unsubscribe=None,
+            picture=None,
         )
 
     def failed(self, mail: Outgoing, worker: str, error: str, retry_after: float | None) -> None:
@@ -217,7 +229,7 @@ class MailQueue:
             ).all()
         return {status: 0 for status in STATUSES} | {row[0]: int(row[1]) for row in rows}
 
-    def _finish(self, mail_id: int, worker: str, **values: str | datetime | None) -> None:
+    def _finish(self, mail_id: int, worker: str, **values: str | bytes | datetime | None) -> None:
         """End ``worker``'s claim of a mail (a sent mail keeps the name of who sent it);
         nothing happens if its lease ran out and another process claimed it since."""
         with self.engine.begin() as connection:

@@ -20,7 +20,7 @@ from typing import Any
 import aiosmtplib
 
 from taluva.server.config import SMTP_SECURITY, Settings
-from taluva.server.mail.queue import MailQueue, Outgoing
+from taluva.server.mail.queue import PICTURE_ID, MailQueue, Outgoing
 
 log = logging.getLogger(__name__)
 
@@ -80,8 +80,9 @@ class Smtp:
 
 
 def message(mail: Outgoing, sender: str) -> EmailMessage:
-    """The mail as sent: plain text with an HTML alternative, and a Message-ID made of the
-    queue row's id, the same at every try (a mail sent twice can be told as such)."""
+    """The mail as sent: plain text with an HTML alternative (with its inline picture, if it
+    has one: multipart/related), and a Message-ID made of the queue row's id, the same at
+    every try (a mail sent twice can be told as such)."""
     letter = mail.letter
     domain = parseaddr(sender)[1].rpartition("@")[2] or "localhost"
     built = EmailMessage()
@@ -95,6 +96,17 @@ def message(mail: Outgoing, sender: str) -> EmailMessage:
         built["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     built.set_content(letter.text)
     built.add_alternative(letter.html, subtype="html")
+    if letter.picture is not None:
+        html = built.get_body(("html",))
+        assert html is not None
+        html.add_related(
+            letter.picture,
+            maintype="image",
+            subtype="png",
+            cid=f"<{PICTURE_ID}>",
+            disposition="inline",
+            filename="board.png",
+        )
     return built
 
 

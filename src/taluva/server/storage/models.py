@@ -10,7 +10,18 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -347,13 +358,49 @@ class MailRow(Base):
     last_error: Mapped[str | None] = mapped_column(String(300), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    picture: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
+    """A PNG the HTML body shows inline (the board of a "your move" mail); emptied once sent."""
+
+
+class NoticeRow(Base):
+    """A notice given (a mail or push message about a game or a challenge,
+    ``taluva.server.http.notices``), by its key: whichever server process writes the key first
+    gives the notice, so that each goes at most once."""
+
+    __tablename__ = "notices"
+
+    key: Mapped[str] = mapped_column(String(120), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class ServerSecretRow(Base):
     """A random secret the server made at its first start, shared by all its processes: the
-    key that signs the links in mails (``taluva.server.mail.links``)."""
+    key that signs the links in mails (``taluva.server.mail.links``), the VAPID key that signs
+    web push messages (``taluva.server.push.keys``)."""
 
     __tablename__ = "server_secrets"
 
     name: Mapped[str] = mapped_column(String(32), primary_key=True)
     value: Mapped[str] = mapped_column(String(128))
+
+
+class PushSubscriptionRow(Base):
+    """A browser that subscribed an account to web push (``taluva.server.push``): where its
+    push service takes messages (``endpoint``, one row each), the keys they are encrypted to,
+    the device's label and the kinds of notice turned off on it."""
+
+    __tablename__ = "push_subscriptions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    endpoint: Mapped[str] = mapped_column(String(1000), unique=True)
+    p256dh: Mapped[str] = mapped_column(String(100))
+    """The browser's P-256 public key, URL-safe base64 as the browser gave it."""
+    auth: Mapped[str] = mapped_column(String(40))
+    """The browser's authentication secret, URL-safe base64."""
+    label: Mapped[str] = mapped_column(String(120))
+    off: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
+    """The kinds of notice (``mail.queue.KINDS`` with a switch) turned off on this device."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -6,6 +6,7 @@
 import { ApiError, api } from "./api.js";
 import { currentAccount, loadAccount } from "./account.js";
 import { h, clear, toast } from "./dom.js";
+import { mountPushSettings } from "./pushsettings.js";
 
 const PASSWORD_LENGTH = { minlength: 8, maxlength: 200 };
 
@@ -50,6 +51,7 @@ export class AccountSettingsPage {
     this.password = h("section", { class: "my-section", id: "settings-password" });
     clear(root, h("div", { class: "account-page" }, h("h1", {}, "Account settings"), this.status, this.email, this.switches, this.password));
     this.load();
+    mountPushSettings(this.password);
   }
 
   destroy() {}
@@ -80,7 +82,8 @@ export class AccountSettingsPage {
       : null;
     clear(this.email, h("h2", {}, "E-mail"), ...lines, change, remove);
     clear(this.switches, ...(settings.mail && settings.switches.length ? [h("h2", {}, "Mails"),
-      h("p", { class: "hint-line" }, address ? "Mails go to your confirmed address." : "Mails go to your address once it is confirmed."),
+      h("p", { class: "hint-line", id: "mail-switches-hint" }, (address ? "Mails go to your confirmed address" : "Mails go to your address once it is confirmed")
+        + "; those about a game only while you have no page of it open."),
       ...settings.switches.map((entry) => this.switchBox(entry))] : []));
     clear(this.password, this.passwordForm());
   }
