@@ -15,6 +15,8 @@ import pytest
 from test_server_support import client_for, sqlite_url
 
 from taluva import Game
+from taluva.engine.hexes import coords
+from taluva.engine.moves import DOUBLE, TILE, Move
 from taluva.engine.pieces import STARTING_SUPPLY
 from taluva.learn.guide import (
     GUIDE_FILE,
@@ -26,6 +28,7 @@ from taluva.learn.guide import (
     load_guide,
     parse_guide,
 )
+from taluva.render.position import move_hexes
 
 ROOT = Path(__file__).resolve().parents[1]
 PICTURES = [picture for section in load_guide().sections for picture in section.pictures]
@@ -200,6 +203,34 @@ def test_the_server_gives_every_section_with_words_pictures_and_topics(client: A
             assert picture["svg"] == f"/api/guide/pictures/{picture['id']}.svg?v={data['version']}"
 
 
+def test_each_picture_carries_the_engines_position_and_the_marks_for_the_clients_board(
+    client: Any,
+) -> None:
+    """The page draws each picture on the game's board from this data: the island is the
+    position the engine replayed, and the marks are the move shown (the last one, or the
+    refused one with the tile where it would lie)."""
+    data = client.get("/api/guide").json()
+    assert data["style"]["illegal"] and data["style"]["last_move"]
+    for section in data["sections"]:
+        for shown in section["pictures"]:
+            picture = load_guide().picture(shown["id"])
+            game = picture.draw().game
+            board, marks = shown["board"], shown["marks"]
+            assert {(q, r): level for q, r, level, *_ in board["hexes"]} == {
+                coords(h): level for h, level in game.heights().items()
+            }, picture.id
+            assert len(board["buildings"]) == len(game.buildings())
+            assert (board["zone"] or {}).get("name") == game.zone
+            assert marks["player"] == game.to_move
+            move = Move.parse(picture.refused) if picture.refused else game.moves[-1]
+            assert {tuple(hex_) for hex_ in marks["marked"]} >= {
+                coords(h) for h in move_hexes(move)
+            }, picture.id
+            tile = {(q, r) for q, r, _terrain in marks["tile"]}
+            laid = picture.refused is not None and move.kind in (TILE, DOUBLE)
+            assert tile == ({coords(h) for h in move_hexes(move)} if laid else set()), picture.id
+
+
 def test_each_picture_is_served_as_svg_and_cached_by_its_etag(client: Any) -> None:
     data = client.get("/api/guide").json()
     picture = data["sections"][3]["pictures"][1]
@@ -210,8 +241,9 @@ def test_each_picture_is_served_as_svg_and_cached_by_its_etag(client: Any) -> No
     etag = answer.headers["etag"]
     again = client.get(picture["svg"], headers={"if-none-match": etag})
     assert again.status_code == 304 and again.content == b""
-    guide_again = client.get("/api/guide", headers={"if-none-match": etag})
-    assert guide_again.status_code == 304
+    guide_etag = client.get("/api/guide").headers["etag"]
+    guide_again = client.get("/api/guide", headers={"if-none-match": guide_etag})
+    assert guide_again.status_code == 304 and guide_again.content == b""
 
 
 def test_a_picture_the_guide_does_not_have_is_not_found(client: Any) -> None:

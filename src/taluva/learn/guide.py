@@ -26,7 +26,7 @@ from typing import Any, Final
 from taluva.engine.errors import IllegalMove, InvalidOption
 from taluva.engine.expansions.board_zones import MAX_CORNERS_OUT
 from taluva.engine.game import Game
-from taluva.engine.hexes import DELTAS
+from taluva.engine.hexes import DELTAS, coords
 from taluva.engine.moves import DOUBLE, EXPAND, TILE, Move
 from taluva.engine.options import TILES_PER_PLAYER_CHOICES, player_count_range
 from taluva.engine.pieces import STARTING_SUPPLY
@@ -213,6 +213,18 @@ class Picture:
     def draw(self) -> Drawing:
         """Replay the position, check the refused move and draw the picture (made once)."""
         return _drawing(self)
+
+    def marks(self) -> dict[str, Any]:
+        """What the web client's board draws over the position, as JSON: the ``marked`` hexes
+        ``[q, r]`` (outlined), where a refused tile would lie (``tile``: ``[q, r, terrain]``,
+        empty for a build) and the ``player`` to move, whose pieces a refused build shows."""
+        game = self.draw().game
+        tile = refused_tile(game, Move.parse(self.refused)) if self.refused is not None else {}
+        return {
+            "marked": sorted([*coords(hex_)] for hex_ in marked_hexes(self, game)),
+            "tile": [[*coords(hex_), terrain] for hex_, terrain in tile.items()],
+            "player": game.to_move,
+        }
 
     @property
     def alt(self) -> str:
@@ -429,8 +441,8 @@ class Guide:
         return document[:start] + self.markdown() + document[end + len(MARKDOWN_END) + 1 :]
 
     def to_json(self) -> dict[str, Any]:
-        """Every section with its words and pictures, as the web client reads it; each
-        picture's SVG has an address of its own (``svg``), versioned by the guide's digest."""
+        """Every section with its words and pictures, as the web client reads it: each
+        picture's caption, refusal and the marks its board draws over the position."""
         sections = []
         for section in self.sections:
             pictures = []
@@ -446,6 +458,7 @@ class Guide:
                         "result": drawing.result,
                         "width": drawing.width,
                         "height": drawing.height,
+                        "marks": picture.marks(),
                     }
                 )
             sections.append(

@@ -67,6 +67,8 @@ export class IslandArt {
     this.defs = defs;
     this.style = { ...DEFAULT_STYLE, ...(style || {}) };
     this.patterns = new Set();
+    // Set by a page with several boards (the rules' pictures), so that each keeps its own ids.
+    this.idPrefix = "";
   }
 
   terrainFill(terrain, level) {
@@ -81,7 +83,7 @@ export class IslandArt {
   topFill(terrain, level) {
     const name = TERRAIN_NAMES[terrain] || "rock";
     const band = Math.max(1, Math.min(level, this.style.level_lightness.length));
-    const id = `top-${name}-${band}`;
+    const id = `${this.idPrefix}top-${name}-${band}`;
     if (!this.patterns.has(id)) {
       this.patterns.add(id);
       this.makePattern(id, name, this.terrainFill(terrain, band));

@@ -1,12 +1,17 @@
 // How to play: the rules as a player reads them, section by section, each rule with pictures
-// of real positions that the server's engine replayed and its renderer drew (GET /api/guide).
+// of real positions that the server's engine replayed (GET /api/guide), each drawn by the
+// game's own board when it comes near the screen, still and small (its SVG drawing from the
+// server's renderer if the board cannot draw).
 // Addresses: #/rules (every section), #/rules/SECTION (scrolled to it), #/rules/for/TOPIC (the
 // section on a kind of move: a build action or a refusal leads there), and ?with=EXPANSIONS
 // for a game's rules: the sections of the expansions it does not use are left out.
 
 import { api } from "./api.js";
+import { Board, el } from "./board.js";
 import { h, clear } from "./dom.js";
-import { tileFootprint } from "./hex.js";
+import { corners, key, tileFootprint } from "./hex.js";
+import { previewOf } from "./legal.js";
+import { Projection, SIZE, TILT } from "./projection.js";
 
 let loading = null;
 
@@ -72,10 +77,13 @@ export class RulesPage {
     this.showAll = where.expansions === null;
     this.status = h("p", { class: "hint-line", role: "status" }, "Loading the rules…");
     clear(root, h("div", { class: "rules-page" }, h("h1", {}, "How to play"), this.status));
+    this.pictures = new Pictures();
     this.load();
   }
 
-  destroy() {}
+  destroy() {
+    this.pictures.stop();
+  }
 
   async load() {
     try {
@@ -102,6 +110,8 @@ export class RulesPage {
     const base = sections.filter((s) => !s.expansion);
     const extras = sections.filter((s) => s.expansion);
     const link = (s) => h("li", {}, h("a", { href: this.hrefOf(s.id) }, s.title));
+    this.pictures.stop();
+    this.pictures = new Pictures(guide.style);
     const intro = this.where.expansions === null
       ? "The rules of Taluva, in the order a first game needs them. Each rule has pictures of real positions, checked by the game's own engine."
       : "The rules of this game, in the order a first game needs them. Each rule has pictures of real positions, checked by the game's own engine.";
@@ -109,9 +119,9 @@ export class RulesPage {
       h("h1", {}, "How to play"),
       h("p", { class: "rules-intro" }, intro),
       h("p", { class: "rules-legend" },
-        "In the pictures each hex shows its level (the number at the top) and its coordinates. ",
-        h("span", { class: "legend-legal" }, "A yellow line"), " marks the move just played; ",
-        h("span", { class: "legend-refused" }, "a red line"), " marks a move the rules refuse, drawn see-through where it would go, with the reason under it. Red pieces are Ana's, white ones Ben's."),
+        "The pictures show the island as a game's board does: each tile laid on others stands a level higher, a raised hex carries its level in a small badge, and each hex shows its coordinates. ",
+        h("span", { class: "legend-legal" }, "A yellow dashed line"), " marks the move just played; ",
+        h("span", { class: "legend-refused" }, "a red dashed line"), " marks a move the rules refuse, drawn see-through where it would go (a hut it would bury crossed out), with the reason under it. Red pieces are Ana's, white ones Ben's."),
       h("nav", { class: "rules-contents", "aria-label": "Sections" },
         h("ol", {}, ...base.map(link)),
         extras.length ? h("p", { class: "rules-contents-title" }, "Expansions") : null,
@@ -139,7 +149,7 @@ export class RulesPage {
     return h("section", { class: "rule", id: `rule-${s.id}`, "aria-labelledby": `rule-${s.id}-title`, "data-section": s.id },
       heading,
       ...s.blocks.map(block),
-      s.pictures.length ? h("div", { class: "rule-pictures" }, ...s.pictures.map(figure)) : null);
+      s.pictures.length ? h("div", { class: "rule-pictures" }, ...s.pictures.map((p) => this.pictures.figure(p))) : null);
   }
 
   /** Bring a section to the top and move the focus to its title. */
@@ -161,20 +171,192 @@ function inline(text) {
   return text.split("**").map((part, i) => (i % 2 ? h("strong", {}, part) : part));
 }
 
-/** How much larger than drawn a picture is shown (its labels stay legible; SVG stays sharp). */
+/** CSS pixels per unit of the board's drawing in a picture (a hex is SIZE units across its
+ * corners): large enough for the level badges and the coordinates to be read. */
 const PICTURE_SCALE = 1.5;
 
-function figure(picture) {
-  const refused = picture.refusal !== null;
-  const width = Math.round(picture.width * PICTURE_SCALE);
-  const node = h("figure", { class: `rule-picture ${refused ? "refused" : "legal"}`, "data-picture": picture.id },
-    h("img", { src: picture.svg, alt: picture.alt, width, height: Math.round(picture.height * PICTURE_SCALE), loading: "lazy", decoding: "async" }),
-    h("figcaption", {},
-      h("span", {}, inline(picture.caption)),
-      refused ? h("span", { class: "refusal" }, "The rules refuse ", h("code", {}, picture.refused), `: ${picture.refusal}.`) : null,
-      picture.result ? h("span", { class: "result" }, `The end: ${picture.result}.`) : null));
-  // Sizes go in through the CSSOM (the page's policy forbids inline style attributes): the
-  // caption wraps to the picture's width, or to a readable column under a small one.
-  node.style.width = `max(16rem, calc(${width}px + 1rem))`;
-  return node;
+/** How far from the screen, in CSS pixels, a picture is drawn before it is scrolled to. */
+const DRAW_AHEAD = "600px 0px";
+
+/** The pictures of the page: each figure's board, drawn when it comes near the screen (a
+ * board is a few hundred SVG elements, and a page of them all at once is slow to open). */
+class Pictures {
+  constructor(style) {
+    this.style = style;
+    this.drawers = new Map();
+    this.boards = new Map();
+    const near = (entries) => {
+      for (const entry of entries) if (entry.isIntersecting) this.draw(entry.target);
+    };
+    this.near = "IntersectionObserver" in window ? new IntersectionObserver(near, { rootMargin: DRAW_AHEAD }) : null;
+    // A picture's host changes size with the page (a phone, a turned one): its board frames
+    // the picture again (the board keeps its scale on a resize, and would cut it).
+    this.resized = new ResizeObserver((entries) => {
+      for (const { target, contentRect } of entries) {
+        const drawn = this.boards.get(target);
+        if (!drawn) continue;
+        drawn.board.sized(contentRect.width, contentRect.height);
+        drawn.board.camera.frame(drawn.box);
+      }
+    });
+  }
+
+  stop() {
+    this.near?.disconnect();
+    this.resized.disconnect();
+    this.drawers.clear();
+    this.boards.clear();
+  }
+
+  /** A picture's figure: its board's host, sized for it at once (no jump when it is drawn),
+   * and its caption. */
+  figure(picture) {
+    const refused = picture.refusal !== null;
+    // A guide kept by the browser from before the board drew the pictures has no position
+    // for it: its SVG drawing is shown, at that drawing's size.
+    const box = picture.board && picture.marks ? pictureBox(picture) : null;
+    const [across, down] = box ? [box.w, box.h] : [picture.width, picture.height];
+    const width = Math.round(across * PICTURE_SCALE);
+    const host = h("div", { class: "rule-board", role: "img", "aria-label": picture.alt, "data-drawn": "no" });
+    // Sizes go in through the CSSOM (the page's policy forbids inline style attributes).
+    host.style.width = `${width}px`;
+    host.style.aspectRatio = `${across.toFixed(1)} / ${down.toFixed(1)}`;
+    if (this.style?.sea) host.style.background = this.style.sea;
+    const node = h("figure", { class: `rule-picture ${refused ? "refused" : "legal"}`, "data-picture": picture.id },
+      host,
+      h("figcaption", {},
+        h("span", {}, inline(picture.caption)),
+        refused ? h("span", { class: "refusal" }, "The rules refuse ", h("code", {}, picture.refused), `: ${picture.refusal}.`) : null,
+        picture.result ? h("span", { class: "result" }, `The end: ${picture.result}.`) : null));
+    // The caption wraps to the picture's width, or to a readable column under a small one.
+    node.style.width = `max(16rem, calc(${width}px + 1rem))`;
+    this.drawers.set(host, () => {
+      const board = box ? drawPicture(host, picture, box, this.style) : showDrawing(host, picture);
+      if (board) this.boards.set(host, { board, box });
+    });
+    if (this.near) this.near.observe(host);
+    else queueMicrotask(() => this.draw(host));
+    return node;
+  }
+
+  draw(host) {
+    const drawer = this.drawers.get(host);
+    if (!drawer) return;
+    this.drawers.delete(host);
+    this.near?.unobserve(host);
+    drawer();
+    if (this.boards.has(host)) this.resized.observe(host);
+  }
+}
+
+const VIEW = new Projection(0);
+
+/** The screen box of a picture in the board's units, in the board's first view: the island
+ * (its tops one level up, for the pieces on them, down to its feet), the refused tile where
+ * it would lie and the hexes marked, with a little sea around (where a zone's border crosses
+ * near the island, it shows; the whole zone would leave the island small). */
+function pictureBox({ board, marks }) {
+  const levels = new Map(board.hexes.map(([q, r, level]) => [key(q, r), level]));
+  const level = (q, r) => levels.get(key(q, r)) || 0;
+  const tops = board.hexes.map(([q, r, height]) => [q, r, height + 1]);
+  for (const [q, r] of marks.marked) tops.push([q, r, level(q, r) + 1]);
+  const laid = Math.max(0, ...marks.tile.map(([q, r]) => level(q, r))) + 1;
+  for (const [q, r] of marks.tile) tops.push([q, r, laid + 1]);
+  const reach = corners(0, 0, SIZE).map(([x, y]) => VIEW.point(x, y, 0));
+  const [left, right] = [Math.min(...reach.map(([x]) => x)), Math.max(...reach.map(([x]) => x))];
+  const [up, down] = [Math.min(...reach.map(([, y]) => y)), Math.max(...reach.map(([, y]) => y))];
+  const xs = [];
+  const ys = [];
+  for (const [q, r, top] of tops) {
+    const [x, y] = VIEW.hexTop(q, r, top);
+    xs.push(x + left, x + right);
+    ys.push(y + up, VIEW.hexTop(q, r, 0)[1] + down);
+  }
+  const pad = SIZE * 0.5;
+  const x = Math.min(...xs) - pad;
+  const y = Math.min(...ys) - pad;
+  return { x, y, w: Math.max(...xs) + pad - x, h: Math.max(...ys) + pad - y };
+}
+
+/** Draw a picture on the game's board, still (no focus, no gestures: the page scrolls over
+ * it), with the board's own marks: the move just played outlined, a refused tile as the
+ * ghost a player sees before placing it, a refused build as its preview outlined in red.
+ * If the board cannot draw, the server's SVG drawing of the picture takes its place (and
+ * null is returned). */
+function drawPicture(host, picture, box, style) {
+  try {
+    const board = new Board(host, style);
+    const svg = board.svg;
+    for (const name of ["tabindex", "role", "aria-label", "aria-roledescription"]) svg.removeAttribute(name);
+    svg.setAttribute("aria-hidden", "true");
+    svg.setAttribute("focusable", "false");
+    board.art.idPrefix = `${picture.id}-`;
+    board.setState({ ply: 0, ...picture.board });
+    const { marked, tile, player } = picture.marks;
+    if (picture.refused === null) board.overlays.setMarks({ lastTurn: marked });
+    else if (tile.length) board.overlays.setGhost({ hexes: tile, legal: false });
+    else {
+      board.overlays.setPreview(previewOf(picture.refused, player, (q, r) => board.level(q, r)));
+      const layer = el("g", { class: "refused-mark", "pointer-events": "none" }, svg);
+      board.overlays.outline(layer, marked, "rgba(0,0,0,0.7)", 5, null, "none", 3);
+      board.overlays.outline(layer, marked, board.style.illegal, 3, "6 4", "none", 3);
+    }
+    drawCoordinates(board, picture);
+    board.camera.frame(box);
+    host.dataset.drawn = "board";
+    return board;
+  } catch (error) {
+    console.warn(`The board cannot draw picture ${picture.id}; its SVG drawing is shown instead.`, error);
+    return showDrawing(host, picture);
+  }
+}
+
+/** The server's SVG drawing of a picture in its host, in place of the board (null). */
+function showDrawing(host, picture) {
+  host.replaceChildren(h("img", { src: picture.svg, alt: "", decoding: "async" }));
+  host.dataset.drawn = "svg";
+  return null;
+}
+
+/** The neighbours drawn in front of a hex, in the pictures' view (lower on the screen). */
+const FRONT = [[0, 1], [-1, 1]];
+
+/** Each hex's coordinates, as the captions and refusals name hexes: at the foot of a hex's top
+ * face, in its painting order (a raised hex in front hides them with the face); above a
+ * refused tile, at the top of its faces; at sea level for a marked hex of the sea. */
+function drawCoordinates(board, picture) {
+  const label = (parent, x, y, q, r) => {
+    el("text", { x, y, class: "coordinate" }, parent).textContent = key(q, r);
+  };
+  const p = board.projection;
+  const { marked, tile } = picture.marks;
+  const ghost = new Set(tile.map(([q, r]) => key(q, r)));
+  for (const [q, r, level] of picture.board.hexes) {
+    const group = board.islandLayer.querySelector(`.hex[data-hex="${key(q, r)}"]`);
+    if (!group || ghost.has(key(q, r))) continue;
+    const [x, y] = p.hexTop(q, r, level);
+    // A higher hex in front would hide the foot of the face: then the label goes to its top,
+    // or beside its centre where a level badge stands there.
+    const hidden = FRONT.some(([dq, dr]) => board.level(q + dq, r + dr) > level);
+    if (!hidden) label(group, x, y + SIZE * TILT * 0.74, q, r);
+    else if (level < 2) label(group, x, y - SIZE * TILT * 0.6, q, r);
+    else label(group, x + SIZE * 0.5, y - SIZE * TILT * 0.1, q, r);
+  }
+  if (tile.length) {
+    const layer = el("g", { class: "coordinates", "pointer-events": "none" }, board.svg);
+    const laid = Math.max(...tile.map(([q, r]) => board.level(q, r))) + 1;
+    for (const [q, r] of tile) {
+      const [x, y] = p.hexTop(q, r, laid);
+      label(layer, x, y - SIZE * TILT * 0.6, q, r);
+    }
+  }
+  const sea = marked.filter(([q, r]) => !board.levels.has(key(q, r)) && !ghost.has(key(q, r)));
+  if (sea.length) {
+    const layer = el("g", { class: "coordinates", "pointer-events": "none" });
+    board.svg.insertBefore(layer, board.islandLayer);
+    for (const [q, r] of sea) {
+      const [x, y] = p.hexTop(q, r, 0);
+      label(layer, x, y + SIZE * TILT * 0.74, q, r);
+    }
+  }
 }
