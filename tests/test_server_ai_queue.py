@@ -12,6 +12,8 @@ from test_server_support import redis_server
 from taluva.server.ai.queue import (
     BOT_JOBS,
     HUMAN_JOBS,
+    RESULTS,
+    SERVERS,
     WORKERS,
     AiJob,
     AiResult,
@@ -30,17 +32,17 @@ def redis_url() -> Iterator[str]:
         yield url
 
 
-def idle(url: str, stream: str, entry_id: str, seconds: float) -> None:
-    """Make the taken job ``entry_id`` look untouched by its taker for ``seconds``, as if that
-    long had passed since it was last claimed. Redis's own clock decides when a job may be
-    reclaimed (XAUTOCLAIM's min-idle-time): this sets the idle time that clock measures
-    (XCLAIM with IDLE, to the same consumer), instead of waiting for it."""
+def idle(url: str, stream: str, entry_id: str, seconds: float, group: str = WORKERS) -> None:
+    """Make the taken job (or answer) ``entry_id`` look untouched by its taker for
+    ``seconds``, as if that long had passed since it was last claimed. Redis's own clock
+    decides when an entry may be reclaimed (XAUTOCLAIM's min-idle-time): this sets the idle
+    time that clock measures (XCLAIM with IDLE, to the same consumer), instead of waiting."""
     client = redis.Redis.from_url(url, decode_responses=True)
-    pending = client.xpending_range(stream, WORKERS, min=entry_id, max=entry_id, count=1)
-    assert len(pending) == 1, f"job {entry_id} is not taken"
+    pending = client.xpending_range(stream, group, min=entry_id, max=entry_id, count=1)
+    assert len(pending) == 1, f"entry {entry_id} is not taken"
     owner = str(pending[0]["consumer"])
     claimed = client.xclaim(
-        stream, WORKERS, owner, 0, [entry_id], idle=int(seconds * 1000), justid=True
+        stream, group, owner, 0, [entry_id], idle=int(seconds * 1000), justid=True
     )
     assert claimed == [entry_id]
     client.close()
@@ -167,3 +169,67 @@ def test_a_malformed_job_is_dropped_not_retried(redis_url: str) -> None:
     assert eager.take(50) is None
     worker.close()
     eager.close()
+
+
+def test_a_job_lost_with_redis_data_is_asked_again_and_found_by_workers_already_running(
+    redis_url: str,
+) -> None:
+    worker = WorkerQueue(redis_url)  # running before Redis lost everything
+    assert ask(redis_url, (job("g"), True), (job("g"), True)) == [True, False]
+    redis.Redis.from_url(redis_url).flushall()  # the job, its key and every group are gone
+    assert ask(redis_url, (job("g"), True)) == [True]
+    taken = worker.take(50)  # its group is created again
+    assert taken is not None and taken[2] == job("g")
+    stream, entry_id, _job = taken
+    worker.answer(stream, entry_id, AiResult("g", 0, 1, "tile 0,0 1"))
+    worker.close()
+    assert take_results(redis_url) == [AiResult("g", 0, 1, "tile 0,0 1")]
+
+
+def test_a_turn_is_not_asked_again_while_its_job_or_its_answer_is_waiting(
+    redis_url: str,
+) -> None:
+    assert ask(redis_url, (job("g"), True)) == [True]
+    worker = WorkerQueue(redis_url)
+    taken = worker.take(50)
+    assert taken is not None
+    assert ask(redis_url, (job("g"), True)) == [False]  # being thought about
+    stream, entry_id, _job = taken
+    worker.answer(stream, entry_id, AiResult("g", 0, 1, "tile 0,0 1"))
+    worker.close()
+    assert ask(redis_url, (job("g"), True)) == [False]  # answered, not yet played
+
+    async def take_without_playing() -> None:
+        queue = ServerQueue(redis_url, reclaim_after=PATIENCE)
+        await queue.start()
+        assert len(await queue.take(100)) == 1  # taken; the database was down: not done
+        await queue.close()
+
+    asyncio.run(take_without_playing())
+    assert ask(redis_url, (job("g"), True)) == [False]  # still waiting to be played
+    assert take_results(redis_url, reclaim_after=0) == [AiResult("g", 0, 1, "tile 0,0 1")]
+    # played and removed: if the database still says the turn is due, it is asked again
+    assert ask(redis_url, (job("g"), True)) == [True]
+
+
+def test_an_answer_a_server_could_not_store_is_taken_again_once_left_that_long(
+    redis_url: str,
+) -> None:
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    WorkerQueue(redis_url).close()  # creates the groups
+    entry_id = client.xadd(RESULTS, AiResult("g", 3, 0, "tile 0,0 1").fields())
+
+    async def scenario() -> list[list[AiResult | None]]:
+        queue = ServerQueue(redis_url, reclaim_after=PATIENCE)
+        await queue.start()
+        rounds = [[result for _id, result in await queue.take(50)]]  # not done: kept
+        rounds.append([result for _id, result in await queue.take(50)])
+        idle(redis_url, RESULTS, entry_id, PATIENCE, SERVERS)
+        rounds.append([result for _id, result in await queue.take(50)])
+        await queue.done(entry_id)
+        rounds.append([result for _id, result in await queue.take(50)])
+        await queue.close()
+        return rounds
+
+    answer = AiResult("g", 3, 0, "tile 0,0 1")
+    assert asyncio.run(scenario()) == [[answer], [], [answer], []]

@@ -19,6 +19,7 @@ from taluva.cli.common import (
     safe_url,
 )
 from taluva.cli.errors import UsageError, needs_extra
+from taluva.server.config import DEFAULT_RECLAIM_AFTER
 
 EPILOG = """\
 examples:
@@ -61,7 +62,10 @@ def _add_ai_worker(subparsers: Any) -> None:
         help="worker processes, each thinking about one turn at a time (default: cores)",
     )
     add_reclaim_after_option(
-        parser, "seconds after which a silent worker's job goes to another (default 15)"
+        parser,
+        f"seconds after which a silent worker's job goes to another "
+        f"(default {DEFAULT_RECLAIM_AFTER:g})",
+        DEFAULT_RECLAIM_AFTER,
     )
     add_quiet_option(parser)
     parser.set_defaults(func=_cmd_ai_worker)

@@ -245,9 +245,9 @@ def add_redis_option(parser: argparse.ArgumentParser, help: str, required: bool 
     parser.add_argument("--redis", metavar="URL", required=required, default=None, help=help)
 
 
-def add_reclaim_after_option(parser: argparse.ArgumentParser, help: str) -> None:
+def add_reclaim_after_option(parser: argparse.ArgumentParser, help: str, default: float) -> None:
     """``--reclaim-after S``: seconds after which a silent worker's AI job goes to another."""
-    parser.add_argument("--reclaim-after", type=float, default=15.0, metavar="S", help=help)
+    parser.add_argument("--reclaim-after", type=float, default=default, metavar="S", help=help)
 
 
 def add_quiet_option(parser: argparse.ArgumentParser) -> None:

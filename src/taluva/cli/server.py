@@ -29,6 +29,7 @@ from taluva.cli.errors import InputError, UsageError, needs_extra
 from taluva.server.config import (
     DEFAULT_AI_ONLY_QUOTA,
     DEFAULT_CLAIM_AFTER,
+    DEFAULT_RECLAIM_AFTER,
     DEFAULT_REVIEW_ITERATIONS,
     DEFAULT_REVIEWS_AT_ONCE,
     DEFAULT_STOP_DRAIN,
@@ -98,7 +99,8 @@ def _add_serve(subparsers: Any) -> None:
     add_reclaim_after_option(
         parser,
         "with --redis: seconds after which an AI answer taken by a server process that "
-        "died goes to another (default 15)",
+        f"died (or could not store it) is taken again (default {DEFAULT_RECLAIM_AFTER:g})",
+        DEFAULT_RECLAIM_AFTER,
     )
     parser.add_argument(
         "--abandon-after",

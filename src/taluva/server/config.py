@@ -21,6 +21,10 @@ DEFAULT_AI_ONLY_QUOTA = 2
 
 DEFAULT_CLAIM_AFTER = 60.0
 """Seconds a person may be gone on their turn before the others may claim the win."""
+DEFAULT_RECLAIM_AFTER = 3.0
+"""Seconds an AI job (or answer) may stay untouched before another taker claims it: a worker
+killed mid-thought loses its turn to another within this, while a live one claims its job
+again several times as often (``taluva.server.ai.queue``)."""
 
 
 DEFAULT_REVIEW_ITERATIONS = 600
@@ -118,9 +122,9 @@ class Settings:
     redis: str | None = None
     """Redis URL shared by several server processes (with one PostgreSQL): broadcasts reach
     the clients of every process, and AI turns go to ``taluva ai-worker``; None: one process."""
-    reclaim_after: float = 15.0
+    reclaim_after: float = DEFAULT_RECLAIM_AFTER
     """With ``redis``: seconds after which an AI answer taken by a process that stopped
-    answering goes to another process."""
+    answering (or could not store it) is taken again, by it or another process."""
     forwarded_allow_ips: tuple[str, ...] = ()
     """Proxies (addresses or networks) whose ``X-Forwarded-For`` names the client; by
     default none: every limit counts the address of the connection itself."""

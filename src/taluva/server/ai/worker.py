@@ -21,6 +21,8 @@ from taluva.server.ai.workers import choose_move, die_with_parent, fallback_move
 log = logging.getLogger("taluva.ai-worker")
 
 BLOCK_MS = 1000
+REDIS_RETRY_SECONDS = 0.5
+"""Seconds between two tries while Redis cannot be reached."""
 
 
 def think(job_record: dict[str, object], spec: str, seed: int) -> str:
@@ -35,13 +37,25 @@ def think(job_record: dict[str, object], spec: str, seed: int) -> str:
 def work(
     url: str, reclaim_after: float = RECLAIM_AFTER, stop: threading.Event | None = None
 ) -> None:
-    """Take jobs and answer them until ``stop`` is set (forever in a worker process)."""
+    """Take jobs and answer them until ``stop`` is set (forever in a worker process).
+
+    Redis going away stops nothing: the worker waits for it and goes on (a job lost with
+    its data is asked for again by a server process); an answer it cannot hand over yet is
+    tried again until it can.
+    """
+    from redis.exceptions import RedisError
+
     stop = stop or threading.Event()
     queue = WorkerQueue(url, reclaim_after)
     log.info("AI worker %s waiting for jobs", queue.name)
     try:
         while not stop.is_set():
-            taken = queue.take(BLOCK_MS)
+            try:
+                taken = queue.take(BLOCK_MS)
+            except RedisError as error:
+                log.warning("cannot take AI jobs from Redis (%s): trying again", error)
+                stop.wait(REDIS_RETRY_SECONDS)
+                continue
             if taken is None:
                 continue
             stream, entry_id, job = taken
@@ -51,7 +65,7 @@ def work(
             thinking = threading.Event()
             keeper = threading.Thread(
                 target=_keep,
-                args=(queue, stream, entry_id, thinking, reclaim_after / 3),
+                args=(queue, stream, entry_id, thinking, queue.keep_every),
                 name="taluva-keep-job",
                 daemon=True,
             )
@@ -61,7 +75,14 @@ def work(
             finally:
                 thinking.set()
                 keeper.join()
-            queue.answer(stream, entry_id, AiResult(job.game_id, job.ply, job.seat, move))
+            result = AiResult(job.game_id, job.ply, job.seat, move)
+            while not stop.is_set():
+                try:
+                    queue.answer(stream, entry_id, result)
+                    break
+                except RedisError as error:
+                    log.warning("cannot hand over the answer (%s): trying again", error)
+                    stop.wait(REDIS_RETRY_SECONDS)
             log.info(
                 "game %s ply %d (%s): %s in %.2f s",
                 job.game_id,

@@ -9,20 +9,32 @@ their answers come back to whichever server process takes them, which plays them
 Each process also tells the others which seats have a client connected to it
 (``games.presence``): with every broadcast it relays, and every beat for the games where any
 has, so that no process lets the others claim the win against a player connected elsewhere.
+
+Nothing a game needs to go on lives only in Redis. Every second (and at once when Redis comes
+back) each process reconciles its games with the database (``_reconcile``): it reads again a
+game changed elsewhere, asks again for every AI turn due (a live game whose seat to move is
+an AI, as its stored moves say) that has no live job, and ends the games whose clock ran out
+while the database or Redis was down. An AI answer it cannot store is left unacknowledged,
+and taken again once the database is back.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
 
 from taluva.engine.errors import IllegalMove
 from taluva.server.ai.queue import RECLAIM_AFTER, AiJob, AiResult, ServerQueue
 from taluva.server.cluster.bus import Bus
 from taluva.server.errors import ApiError
+from taluva.server.games import clocks
 from taluva.server.games.ai_seats import AiSeats
+from taluva.server.games.lifecycle import Lifecycle
 from taluva.server.games.presence import BEATS_HEARD, beat_seconds
 from taluva.server.games.registry import Rooms
 from taluva.server.games.room import Room
@@ -32,8 +44,9 @@ log = logging.getLogger("taluva.server")
 
 RESULT_WAIT_MS = 1000
 HEAL_SECONDS = 1.0
-"""How often a process compares its copies of the games with the database: a broadcast
-lost with a process that died right after storing a change is made good within this."""
+"""How often a process reconciles its games with the database: a broadcast lost with a
+process that died right after storing a change is made good within this, and an AI turn due
+with no live job (lost with Redis's data, or never asked while Redis was down) is asked for."""
 QUIET_TYPES = frozenset({"chat", "rematch", "review"})
 """Broadcasts that change nothing a process keeps about the game: passed on as they are."""
 PRESENCE = "presence"
@@ -46,10 +59,17 @@ class Cluster:
     """This process's links to the others: the broadcast bus and the AI job queue."""
 
     def __init__(
-        self, rooms: Rooms, ai_seats: AiSeats, url: str, reclaim_after: float = RECLAIM_AFTER
+        self,
+        rooms: Rooms,
+        ai_seats: AiSeats,
+        url: str,
+        reclaim_after: float = RECLAIM_AFTER,
+        lifecycle: Lifecycle | None = None,
     ) -> None:
         self.rooms = rooms
         self.ai_seats = ai_seats
+        self.lifecycle = lifecycle
+        """Ends the games whose clock ran out (None: the clocks' own timers alone)."""
         self.bus = Bus(url)
         self.queue = ServerQueue(url, reclaim_after)
         self._tasks: list[asyncio.Task[None]] = []
@@ -57,6 +77,13 @@ class Cluster:
         self._inboxes: dict[str, list[tuple[dict[str, Any], str]]] = {}
         """Per game, the other processes' messages not yet handled, in order."""
         self._handling: set[asyncio.Task[None]] = set()
+        self._kept: dict[str, AiResult] = {}
+        """AI answers (by their entry in Redis) this process took but could not store."""
+        self._wake = asyncio.Event()
+        """Set to reconcile at once rather than at the next second (Redis is back)."""
+        self._failing: set[str] = set()
+        """What the last reconciliation could not reach ("database", "redis"): each outage
+        is logged once, and its end starts the checks that may have been missed."""
 
     async def start(self) -> None:
         """Connect to Redis and start taking broadcasts and AI answers."""
@@ -64,7 +91,7 @@ class Cluster:
         await self.bus.start(self._deliver, self._resync_all)
         loop = asyncio.get_running_loop()
         self._tasks.append(loop.create_task(self._take_results(), name="taluva-ai-results"))
-        self._tasks.append(loop.create_task(self._heal(), name="taluva-heal"))
+        self._tasks.append(loop.create_task(self._reconcile_forever(), name="taluva-heal"))
         self._tasks.append(loop.create_task(self._beat(), name="taluva-presence"))
 
     async def stop(self) -> None:
@@ -121,8 +148,9 @@ class Cluster:
             await self.queue.ask(job, human)
         except asyncio.CancelledError:
             raise
-        except Exception:
-            log.exception("cannot queue the AI turn of game %s ply %d", job.game_id, job.ply)
+        except Exception as error:
+            # asked again by the reconciler once Redis answers
+            log.error("cannot queue the AI turn of game %s ply %d: %s", job.game_id, job.ply, error)
 
     async def _deliver(self, game_id: str, ply: int, sync: dict[str, Any], text: str) -> None:
         """Queue another process's message for its game: the games are handled side by
@@ -171,49 +199,138 @@ class Cluster:
         self._hear(room, sync)
 
     async def _resync_all(self) -> None:
+        """Redis is back: messages and AI jobs may have been lost with it."""
+        self._wake.set()
         for room in self.rooms:
             async with room.lock:
                 await self.rooms.resync(room)
 
-    async def _heal(self) -> None:
-        """Now and then, read again every game this process holds that changed elsewhere
-        without its broadcast arriving, and show its players where it stands."""
+    async def _reconcile_forever(self) -> None:
+        """Reconcile every second, and at once when woken."""
         while True:
-            await asyncio.sleep(HEAL_SECONDS)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), HEAL_SECONDS)
+            self._wake.clear()
+            await self.reconcile()
+
+    async def reconcile(self) -> None:
+        """Bring this process's games in line with the database: read again the games that
+        changed elsewhere without their broadcast arriving, end those whose clock ran out,
+        and ask for every AI turn due that has no live job. An outage (of the database or
+        of Redis) is logged when it starts and when it ends; at its end the abandon check
+        runs too, in case its turn fell in the outage."""
+        failed: set[str] = set()
+        for step in (self._heal, self._play_kept, self._expire_overdue, self._ask_due):
+            if "database" in failed:
+                break  # every step needs it: tried again at the next pass
             try:
-                stale = await self.rooms.stale()
+                await step()
             except asyncio.CancelledError:
                 raise
             except Exception as error:
-                log.error("cannot compare the games with the database: %s", error)
+                kind = _outage(error)
+                if kind not in self._failing | failed:
+                    log.error("cannot reconcile the games: the %s failed (%s)", kind, error)
+                failed.add(kind)
+        back, self._failing = self._failing - failed, failed
+        for kind in sorted(back):
+            log.warning("reconciling the games again: the %s is back", kind)
+        if "database" in back and self.lifecycle is not None:
+            try:
+                await self.lifecycle.sweep()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the check for abandoned games failed")
+
+    async def _heal(self) -> None:
+        """Read again every game this process holds that changed elsewhere without its
+        broadcast arriving, and show its players where it stands."""
+        for room in await self.rooms.stale():
+            async with room.lock:
+                await self.rooms.resync(room)
+            text = to_json({"type": "state", "state": room.state()})
+            for subscriber in list(room.subscribers):
+                subscriber.send(text)
+            log.warning("game %s had missed a change made by another process", room.id)
+
+    async def _play_kept(self) -> None:
+        """Play the AI answers that could not be stored (the database was down) now that it
+        answers again, rather than wait for them to be taken again from Redis."""
+        for entry_id, result in list(self._kept.items()):
+            if not await self._play(result):
+                return
+            self._kept.pop(entry_id, None)
+            await self.queue.done(entry_id)
+
+    async def _expire_overdue(self) -> None:
+        """End the turn of every player whose clock ran out (its timer may have rung while
+        the database was down)."""
+        if self.lifecycle is None:
+            return
+        at = clocks.now_ms()
+        for room in list(self.rooms.live.values()):
+            end = clocks.deadline(room.meta.clock)
+            if end is None or end > at:
                 continue
-            for room in stale:
+            async with room.lock:
+                await self.lifecycle.expire_due(room)
+
+    async def _ask_due(self) -> None:
+        """Ask for every AI turn the database says is due and no live job or answer holds
+        (the script asks once, whichever processes ask)."""
+        if self.ai_seats.closing:
+            return
+        store = self.rooms.database.store
+        due = await self.rooms.database.run(store.live_ai_games)
+        for game_id, ply in due.items():
+            try:
+                room = await self.rooms.load(game_id)
+            except ApiError:
+                continue  # not a game this server can load (a malformed id)
+            if room.game.ply != ply:
                 async with room.lock:
                     await self.rooms.resync(room)
-                text = to_json({"type": "state", "state": room.state()})
-                for subscriber in list(room.subscribers):
-                    subscriber.send(text)
-                log.warning("game %s had missed a change made by another process", room.id)
+            asked = self.ai_seats.job(room)
+            if asked is None or asked[0].ply != ply:
+                continue
+            job, human = asked
+            if await self.queue.ask(job, human):
+                log.warning(
+                    "game %s: the AI turn of ply %d had no live job: asked again", game_id, ply
+                )
 
     async def _take_results(self) -> None:
+        failing = False
         while True:
             try:
                 taken = await self.queue.take(RESULT_WAIT_MS)
             except asyncio.CancelledError:
                 raise
             except Exception as error:
-                log.error("cannot take AI answers from Redis: %s", error)
+                if not failing:
+                    log.error("cannot take AI answers from Redis: %s", error)
+                failing = True
                 await asyncio.sleep(1.0)
                 continue
+            if failing:
+                failing = False
+                self._wake.set()
             for entry_id, result in taken:
-                if result is not None:
-                    await self._play(result)
+                if result is not None and not await self._play(result):
+                    # left pending in Redis (taken again after reclaim_after, by any
+                    # process) and tried again here at each reconciliation
+                    self._kept[entry_id] = result
+                    continue
+                self._kept.pop(entry_id, None)
                 try:
                     await self.queue.done(entry_id)
                 except Exception as error:
                     log.error("cannot acknowledge AI answer %s: %s", entry_id, error)
 
-    async def _play(self, result: AiResult) -> None:
+    async def _play(self, result: AiResult) -> bool:
+        """Play an AI answer; False if it could not be stored (the database is down), to be
+        tried again, True once it is played, stale or refused."""
         try:
             room = await self.rooms.load(result.game_id)
             await self.ai_seats.play_result(room, result)
@@ -221,5 +338,29 @@ class Cluster:
             raise
         except (ApiError, IllegalMove) as error:
             log.error("AI answer for game %s ply %d refused: %s", result.game_id, result.ply, error)
-        except Exception:
+        except Exception as error:
+            if _stored(error):
+                log.error(
+                    "AI answer for game %s ply %d kept for later: cannot store it now (%s)",
+                    result.game_id,
+                    result.ply,
+                    str(error).strip().splitlines()[0] if str(error).strip() else error,
+                )
+                return False
             log.exception("AI answer for game %s ply %d failed", result.game_id, result.ply)
+        return True
+
+
+def _outage(error: BaseException) -> str:
+    """What failed, for the log: Redis, the database, or (a fault of the code) the server."""
+    from redis.exceptions import RedisError
+
+    if isinstance(error, RedisError):
+        return "redis"
+    return "database" if _stored(error) else "server"
+
+
+def _stored(error: BaseException) -> bool:
+    """Whether ``error`` came from the database (down, or failing for now): what is worth
+    trying again later."""
+    return isinstance(error, (SQLAlchemyError, OSError))

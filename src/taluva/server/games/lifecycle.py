@@ -33,6 +33,7 @@ from taluva.server.players.accounts import Account
 from taluva.server.players.standings import settle
 from taluva.server.storage.database import Database
 from taluva.server.storage.models import Base, GameRow
+from taluva.server.storage.outage import unreachable
 from taluva.server.storage.store import (
     CANCELLED,
     FINISHED,
@@ -57,6 +58,9 @@ ABORT_TURNS: Final = 2
 players may abort it."""
 CANCELLED_REASON: Final = "cancelled"
 """The ``reason`` of the result of a game its host cancelled before it started."""
+DEADLINE_RETRY: Final = 1.0
+"""Seconds before a clock that ran out is applied again when applying it failed (the
+database down): the clock keeps running through the outage without a busy retry."""
 
 _GAMES = Base.metadata.tables[GameRow.__tablename__]
 
@@ -177,8 +181,18 @@ class Lifecycle:
         try:
             async with room.lock:
                 await self.expire_due(room)
-        except Exception:
-            log.exception("the clock of game %s failed", room.id)
+        except Exception as error:
+            # The database is down, most likely: ring again in a while, not at once.
+            log.error(
+                "the clock of game %s failed (%s): trying again",
+                room.id,
+                error,
+                exc_info=not unreachable(error),
+            )
+            if not self._closing and room.id not in self._timers:
+                loop = asyncio.get_running_loop()
+                self._timers[room.id] = loop.call_later(DEADLINE_RETRY, self._ring, room)
+            return
         self.rooms.changed(room)
 
     async def expire_due(self, room: Room) -> bool:

@@ -101,7 +101,11 @@ class GameService:
         """This process's links to the other server processes (None when it runs alone)."""
         if settings.redis:
             self.cluster = Cluster(
-                self.registry, self.ai_seats, settings.redis, settings.reclaim_after
+                self.registry,
+                self.ai_seats,
+                settings.redis,
+                settings.reclaim_after,
+                lifecycle=self.lifecycle,
             )
             self.registry.relay = self.cluster.relay
             self.ai_seats.remote = self.cluster.ask_ai

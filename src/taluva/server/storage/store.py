@@ -517,6 +517,14 @@ class Store:
             )
             return {game_id: (ply, status) for game_id, ply, status in rows}
 
+    def live_ai_games(self) -> dict[str, int]:
+        """The stored ply of each live game with an AI seat (one query): the games where an AI
+        turn may be due, which the stored moves then tell (``games.cluster``'s reconciler)."""
+        ai = select(_SEATS.c.game_id).where(_SEATS.c.game_id == _GAMES.c.id, _SEATS.c.kind == "ai")
+        query = select(_GAMES.c.id, _GAMES.c.ply).where(_GAMES.c.status == LIVE, ai.exists())
+        with self.engine.connect() as connection:
+            return {game_id: ply for game_id, ply in connection.execute(query)}
+
     def unfinished_ai_only_games(self, account_id: int) -> int:
         """How many games created by this account, with no human seat, are not over yet:
         the count its quota of AI-only games is held to, by every process and after a
