@@ -37,6 +37,14 @@ a fresh database with the same load, and the report gives both and their ratios.
     .venv/bin/python bench/server_load.py --games 200 --seconds 12 --against HEAD~3
     .venv/bin/python bench/server_load.py --games 200 --think 0.5 --against HEAD~3
     .venv/bin/python bench/server_load.py --games 1000 --seconds 20 --servers 1,2
+    .venv/bin/python bench/server_load.py --url http://127.0.0.1:8080 --games 50 --think 0.5
+
+``--url URL`` drives a cluster that is already running, through any address (its nginx, or
+one process): the clients reconnect whenever the server side closes their socket (a
+restart), and the report adds what a player would have seen: HTTP errors (answers of 500 and
+more, lost connections, failed WebSocket handshakes), WebSocket reconnects by close code, and
+lost moves, moves confirmed to a client (their broadcast arrived) that the game's record does
+not hold afterwards. ``bench/rolling_restart.py`` uses it while restarting every process.
 """
 
 from __future__ import annotations
@@ -62,7 +70,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 BACKOFF_FIRST = 0.05
 BACKOFF_MOST = 5.0
@@ -347,23 +355,35 @@ class Backoff:
 
 
 async def new_game(
-    http: httpx.AsyncClient, number: int, window: Window, totals: Totals, backoff: Backoff
+    http: httpx.AsyncClient,
+    number: int,
+    window: Window,
+    totals: Totals,
+    backoff: Backoff,
+    ledger: Ledger | None = None,
 ) -> tuple[str, list[str]] | None:
     """A new hot-seat game, waiting out 429s and dropped connections (counted); None if
-    the deadline passes first."""
+    the deadline passes first. With a ``ledger`` (a cluster driven through ``--url``), an
+    answer of 500 or more is noted there and tried again."""
     human = {"kind": "human", "take": True}
     while time.perf_counter() < window.deadline:
         try:
             response = await http.post(
                 "/api/games", json={"name": f"load {number}", "seats": [human, human]}
             )
-        except httpx.TransportError:
+        except httpx.TransportError as error:
             totals.dropped += 1
+            if ledger is not None:
+                ledger.http_errors.append(f"POST /api/games: {type(error).__name__}")
             await backoff.wait()
             continue
         if response.status_code == 429:
             totals.http_429 += 1
             await backoff.wait(float(response.headers.get("retry-after", "1")))
+            continue
+        if ledger is not None and response.status_code >= 500:
+            ledger.http_errors.append(f"POST /api/games: {response.status_code}")
+            await backoff.wait()
             continue
         response.raise_for_status()
         backoff.reset()
@@ -479,6 +499,246 @@ async def play_move(
             return {}
         totals.moves_limited += 1
         await backoff.wait()
+
+
+class Ledger:
+    """What the clients driving a cluster (``--url``) saw: every move confirmed to them (its
+    broadcast arrived), game by game, and what went wrong on the way."""
+
+    def __init__(self) -> None:
+        self.confirmed: dict[str, dict[int, str]] = {}
+        """Game id: ply: the move's text as its broadcast gave it."""
+        self.http_errors: list[str] = []
+        """HTTP answers of 500 and more, and requests whose connection was lost, WebSocket
+        handshakes included: what a player would have seen fail."""
+        self.reconnects = 0
+        """WebSockets the server side closed (a restart: 1012) or refused after the handshake,
+        each opened again."""
+        self.closes: dict[str, int] = {}
+        """How those sockets ended: close code (or ``refused:CODE``), how many."""
+        self.landed_unseen = 0
+        """Moves sent just before the socket closed whose broadcast never came, found played
+        once the client reconnected."""
+        self.resent = 0
+        """Moves sent just before the socket closed that were not played, sent again."""
+        self.refused_moves: list[str] = []
+        self.lost: list[str] = []
+        """Confirmed moves that the game's record does not hold afterwards."""
+        self.checked_games = 0
+        self.created = 0
+        """Games the lobby clients (``--creators``) created."""
+
+
+async def open_game_socket(
+    ws_url: str, game_id: str, ledger: Ledger, backoff: Backoff
+) -> Any | None:
+    """A WebSocket to the game through ``ws_url``; None after a failed handshake (counted)."""
+    try:
+        return await connect(f"{ws_url}/ws/games/{game_id}", max_size=2**22, open_timeout=30)
+    except InvalidStatus as error:
+        ledger.http_errors.append(f"WebSocket handshake: {error.response.status_code}")
+    except (OSError, TimeoutError, InvalidHandshake) as error:
+        ledger.http_errors.append(f"WebSocket handshake: {type(error).__name__}: {error}")
+    await backoff.wait()
+    return None
+
+
+async def drive(
+    http_url: str,
+    ws_url: str,
+    http: httpx.AsyncClient,
+    number: int,
+    window: Window,
+    totals: Totals,
+    ledger: Ledger,
+    think: float,
+) -> None:
+    """One scripted client of a cluster behind ``http_url``: plays random legal moves game
+    after game until the deadline, opening its socket again whenever the server side closes
+    it, and notes every move confirmed to it in ``ledger``."""
+    rng = random.Random(number)
+    backoff = Backoff(rng, window)
+    arrived = False
+    game: tuple[str, list[str]] | None = None
+    while time.perf_counter() < window.deadline:
+        game = game or await new_game(http, number, window, totals, backoff, ledger)
+        if game is None:
+            return
+        game_id, tokens = game
+        confirmed = ledger.confirmed.setdefault(game_id, {})
+        pending: int | None = None  # the ply of a move sent and not yet seen broadcast
+        while time.perf_counter() < window.deadline:
+            ws = await open_game_socket(ws_url, game_id, ledger, backoff)
+            if ws is None:
+                continue
+            try:
+                await ws.send(json.dumps({"type": "hello", "tokens": tokens}))
+                welcome = json.loads(await ws.recv())
+                if welcome["type"] == "error":
+                    code = f"refused:{welcome['code']}"
+                    ledger.closes[code] = ledger.closes.get(code, 0) + 1
+                    ledger.reconnects += 1
+                    await backoff.wait()
+                    continue
+                state = welcome["state"]
+                if pending is not None:
+                    if state["ply"] > pending:
+                        ledger.landed_unseen += 1
+                    else:
+                        ledger.resent += 1
+                    pending = None
+                backoff.reset()
+                if not arrived:
+                    arrived = True
+                    window.arrived()
+                while state["result"] is None and time.perf_counter() < window.deadline:
+                    if think:
+                        await asyncio.sleep(rng.expovariate(1 / think))
+                    sent: list[int] = []
+                    try:
+                        answer = await send_move(ws, state, rng, totals, backoff, window, sent)
+                    except ConnectionClosed:
+                        pending = sent[0] if sent else None
+                        raise
+                    if "refused" in answer:
+                        ledger.refused_moves.append(answer["refused"])
+                        break  # open the socket again: a fresh state
+                    confirmed[state["ply"]] = answer["move"]
+                    state = answer["state"]
+                if state["result"] is not None:
+                    totals.finished += 1
+                    game = None
+                break
+            except ConnectionClosed as closed:
+                code = str(closed.rcvd.code if closed.rcvd else "none")
+                ledger.closes[code] = ledger.closes.get(code, 0) + 1
+                ledger.reconnects += 1
+            finally:
+                await ws.close()
+
+
+async def send_move(
+    ws: Any,
+    state: dict[str, Any],
+    rng: random.Random,
+    totals: Totals,
+    backoff: Backoff,
+    window: Window,
+    sent_plies: list[int],
+) -> dict[str, Any]:
+    """Play one random legal move: its broadcast (``move``, ``state``), or ``refused`` with
+    the server's message. Rate limits are waited out; ConnectionClosed is the caller's, who
+    finds the ply in ``sent_plies`` once the move has gone out (its answer may not come)."""
+    ply = state["ply"]
+    move = rng.choice(state["legal"])
+    while True:
+        sent = time.perf_counter()
+        await ws.send(json.dumps({"type": "move", "state": ply, "move": move}))
+        sent_plies[:] = [ply]
+        message = json.loads(await ws.recv())
+        while not (message["type"] == "move" and message["ply"] == ply):
+            if message["type"] == "error":
+                break
+            message = json.loads(await ws.recv())
+        if message["type"] == "move":
+            if window.open:
+                totals.latencies.append(time.perf_counter() - sent)
+            backoff.reset()
+            return {"move": message["move"], "state": message["state"]}
+        if message["code"] != "rate-limited":
+            return {"refused": f"{message['code']}: {message['message']}"}
+        totals.moves_limited += 1
+        await backoff.wait()
+
+
+async def create_games(http: httpx.AsyncClient, window: Window, ledger: Ledger) -> None:
+    """A lobby client that only creates games, one after another, until the deadline: a
+    steady stream of POSTs, the requests a balancer may not simply send again."""
+    human = {"kind": "human", "take": True}
+    while time.perf_counter() < window.deadline:
+        try:
+            response = await http.post(
+                "/api/games", json={"name": "lobby", "seats": [human, {"kind": "human"}]}
+            )
+        except httpx.TransportError as error:
+            ledger.http_errors.append(f"POST /api/games: {type(error).__name__}")
+            await asyncio.sleep(0.1)
+            continue
+        if response.status_code >= 500:
+            ledger.http_errors.append(f"POST /api/games: {response.status_code}")
+        elif response.status_code == 201:
+            ledger.created += 1
+
+
+async def check_records(http: httpx.AsyncClient, ledger: Ledger) -> None:
+    """Count as lost each confirmed move that its game's record does not hold at its ply."""
+    for game_id, moves in ledger.confirmed.items():
+        if not moves:
+            continue
+        for _attempt in range(5):
+            try:
+                response = await http.get(f"/api/games/{game_id}/record")
+                response.raise_for_status()
+                break
+            except httpx.HTTPError:
+                await asyncio.sleep(1)
+        else:
+            ledger.lost.extend(f"{game_id} ply {ply}: record unreadable" for ply in moves)
+            continue
+        record = response.json()["moves"]
+        ledger.checked_games += 1
+        for ply, move in sorted(moves.items()):
+            if ply >= len(record) or record[ply] != move:
+                ledger.lost.append(f"{game_id} ply {ply}: {move!r} confirmed, not in the record")
+
+
+async def drive_cluster(
+    url: str, games: int, seconds: float, think: float, creators: int = 0
+) -> tuple[Totals, Ledger, float]:
+    """Play the load through ``url`` (any address of a running cluster: a balancer or one
+    process), with ``creators`` lobby clients creating games meanwhile, then check every
+    confirmed move against the records."""
+    totals, ledger = Totals(), Ledger()
+    window = Window(games, seconds, [])
+    http_url = url.rstrip("/")
+    ws_url = "ws" + http_url.removeprefix("http")  # http -> ws, https -> wss
+    limits = httpx.Limits(max_connections=64)
+    async with httpx.AsyncClient(base_url=http_url, limits=limits, timeout=60) as http:
+        await asyncio.gather(
+            *(
+                drive(http_url, ws_url, http, n, window, totals, ledger, think)
+                for n in range(games)
+            ),
+            *(create_games(http, window, ledger) for _ in range(creators)),
+        )
+        totals.client_cpu, _servers = window.close()
+        await check_records(http, ledger)
+    return totals, ledger, window.seconds if window.open else 0.0
+
+
+def report_cluster(url: str, totals: Totals, ledger: Ledger, elapsed: float, games: int) -> None:
+    """Print what driving a running cluster found: the load, then what a player saw fail."""
+    report(Measured(f"cluster at {url}", totals, elapsed, None), games)
+    confirmed = sum(len(moves) for moves in ledger.confirmed.values())
+    closes = ", ".join(f"{code}: {count}" for code, count in sorted(ledger.closes.items()))
+    if ledger.created:
+        print(f"  games created by the lobby clients: {ledger.created}")
+    print(f"  HTTP errors: {len(ledger.http_errors)}")
+    for error in ledger.http_errors[:5]:
+        print(f"    {error}")
+    print(f"  WebSocket reconnects: {ledger.reconnects} ({closes or 'none'})")
+    print(
+        f"  moves in flight at a close: {ledger.landed_unseen} found played, "
+        f"{ledger.resent} sent again; refused: {len(ledger.refused_moves)}"
+    )
+    for refusal in ledger.refused_moves[:5]:
+        print(f"    {refusal}")
+    print(
+        f"  lost moves: {len(ledger.lost)} of {confirmed} confirmed "
+        f"({ledger.checked_games} games' records checked)"
+    )
+    for lost in ledger.lost[:5]:
+        print(f"    {lost}")
 
 
 async def run(
@@ -653,6 +913,22 @@ def main() -> None:
         "--server", metavar="HOST:PORT", help="use a server already running there instead"
     )
     parser.add_argument(
+        "--url",
+        metavar="URL",
+        help="drive a running cluster through this address (http://HOST:PORT, e.g. its nginx; "
+        "WebSockets at the same address), reconnecting when a socket closes, and count HTTP "
+        "errors, reconnects and lost moves (confirmed, then missing from the game's record); "
+        "exits with 1 if there were any errors or lost moves",
+    )
+    parser.add_argument(
+        "--creators",
+        type=int,
+        default=0,
+        metavar="N",
+        help="with --url: also N lobby clients that do nothing but create games, one after "
+        "another: a stream of POSTs (default 0)",
+    )
+    parser.add_argument(
         "--default-limits",
         action="store_true",
         help="start the server with its default per-address limits (expect 429s)",
@@ -672,6 +948,16 @@ def main() -> None:
         "listed in turn (e.g. 1,2); started by the bench unless --database is given",
     )
     args = parser.parse_args()
+    if args.url:
+        if not args.url.startswith(("http://", "https://")):
+            parser.error(f"--url {args.url!r}: expected http://HOST:PORT or https://...")
+        if args.servers or args.against or args.server or args.database:
+            parser.error("--url drives a running cluster: leave out the options that start one")
+        if not 1 <= args.games <= 2000 or not 0 < args.seconds <= 600:
+            parser.error("--games must be 1-2000 and --seconds 0-600")
+        if not 0 <= args.creators <= 100:
+            parser.error("--creators must be 0-100")
+        sys.exit(cluster_at(args.url, args.games, args.seconds, args.think, args.creators))
     if args.servers:
         try:
             counts = [int(part) for part in args.servers.split(",")]
@@ -727,6 +1013,20 @@ def main() -> None:
                 report(result, args.games)
                 runs.append(result)
         compare(base, current, args.against)
+
+
+def cluster_at(url: str, games: int, seconds: float, think: float, creators: int = 0) -> int:
+    """Drive the cluster at ``url`` and report; 1 if a player saw an error or a move was lost."""
+    load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    print(
+        f"machine: {os.cpu_count()} cores (load average {load}); driving {url} with {games} "
+        f"games for {seconds:g} s" + (f", {think:g} s thinking per move" if think else ""),
+        flush=True,
+    )
+    totals, ledger, elapsed = asyncio.run(drive_cluster(url, games, seconds, think, creators))
+    report_cluster(url, totals, ledger, elapsed, games)
+    sys.stdout.flush()
+    return 1 if ledger.http_errors or ledger.lost or totals.errors else 0
 
 
 def multi_server(args: argparse.Namespace, counts: list[int]) -> None:

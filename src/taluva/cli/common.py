@@ -5,14 +5,16 @@ ranges of levels and player counts as help texts print them, and the layout of h
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import os
+import re
 import sys
 import textwrap
+import tomllib
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import IO, Final
-from urllib.parse import urlsplit, urlunsplit
+from typing import IO, Any, Final
 
 from taluva.ai.levels import LEVELS
 from taluva.cli.errors import InputError, UsageError, needs_extra
@@ -186,58 +188,228 @@ ENV_PREFIX: Final = "TALUVA_"
 """Environment variables named ``TALUVA_`` and an option's name (``--claim-after``:
 ``TALUVA_CLAIM_AFTER``) give the options of the long-running commands their defaults."""
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")
+_NOT_SETTINGS: Final = ("help", "config")
+"""Options that are no setting: neither the environment nor a config file gives them."""
 
 
-def environment_defaults(parser: argparse.ArgumentParser) -> None:
-    """Let every option of ``parser`` be given as ``TALUVA_<NAME>`` in the environment (the
-    command line wins), so that a host keeps secrets such as database passwords out of argv.
-    A value that does not fit its option is not used; ``environment_problems`` names it."""
+class _GivenOnCommandLine(argparse.Action):
+    """Mixed into an option's action: notes in ``given_options`` that the command line gave
+    it, so a config file, which is read after parsing, does not override it."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        super().__call__(parser, namespace, values, option_string)
+        given: frozenset[str] = getattr(namespace, "given_options", frozenset())
+        namespace.given_options = given | {self.dest}
+
+
+_RECORDING: dict[type, type] = {}
+
+
+def _record_when_given(action: argparse.Action) -> None:
+    """Make ``action`` note when the command line gives it (its class gets the mixin)."""
+    kind = type(action)
+    if kind not in _RECORDING:
+        _RECORDING[kind] = type(f"Given{kind.__name__}", (_GivenOnCommandLine, kind), {})
+    action.__class__ = _RECORDING[kind]
+
+
+def _settings_of(parser: argparse.ArgumentParser) -> list[argparse.Action]:
+    """The options of ``parser`` that are settings (argparse keeps no public list of them)."""
+    return [
+        action
+        for action in parser._actions
+        if action.option_strings and action.dest not in _NOT_SETTINGS
+    ]
+
+
+def environment_name(dest: str) -> str:
+    """The environment variable of a setting (``claim_after``: ``TALUVA_CLAIM_AFTER``)."""
+    return ENV_PREFIX + dest.upper()
+
+
+def file_key(dest: str) -> str:
+    """The key of a setting in a config file: the option's name (``claim-after``)."""
+    return dest.replace("_", "-")
+
+
+def _fit(action: argparse.Action, value: object, where: str) -> object:
+    """``value`` (text from the environment, or a TOML value) converted and checked as the
+    command line would; ValueError saying what was wrong, with ``where`` naming its source."""
+    shown = safe_url(repr(value)) if isinstance(value, str) else repr(value)
+    option = action.option_strings[0]
+    if isinstance(
+        action,
+        (argparse._StoreTrueAction, argparse._StoreFalseAction, argparse.BooleanOptionalAction),
+    ):
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in _TRUE + _FALSE:
+            return value.strip().lower() in _TRUE
+        raise ValueError(f"{where}={shown} is not true or false")
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise ValueError(f"{where}={shown} does not fit {option}: expected one value")
+    if not isinstance(value, str) and action.type is None:
+        raise ValueError(f"{where}={shown} does not fit {option}: expected text (in quotes)")
+    try:
+        converted = action.type(str(value)) if callable(action.type) else value
+    except (TypeError, ValueError, argparse.ArgumentTypeError) as error:
+        reason = f" ({error})" if isinstance(error, argparse.ArgumentTypeError) else ""
+        raise ValueError(f"{where}={shown} does not fit {option}{reason}") from None
+    if action.choices is not None and converted not in action.choices:
+        choices = ", ".join(str(choice) for choice in action.choices)
+        raise ValueError(f"{where}={shown} is not one of {choices}")
+    return converted
+
+
+def environment_defaults(
+    parser: argparse.ArgumentParser, secrets: Sequence[tuple[str, str]] = ()
+) -> None:
+    """Let every option of ``parser`` be given as ``TALUVA_<NAME>`` in the environment and as
+    a key of the TOML file of ``--config FILE`` (also ``TALUVA_CONFIG``): the command line
+    wins over the environment, which wins over the file. So a host keeps secrets such as
+    database passwords out of argv. ``secrets`` (name, help) are settings with no option at
+    all, only a variable and a key (the SMTP password). A value that does not fit its option
+    is not used; ``check_environment`` refuses the command, naming it."""
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        help='a TOML file of settings, each key an option\'s name (database = "..."); '
+        "the command line and the environment win over it (docs/deploy.md, Settings)",
+    )
     problems: list[str] = []
-    for action in parser._actions:  # argparse keeps no public list of a parser's options
-        if not action.option_strings or action.dest in ("help", "func"):
-            continue
-        name = ENV_PREFIX + action.dest.upper()
+    from_environment: set[str] = set()
+    required: list[str] = []
+    for action in [*_settings_of(parser), parser._option_string_actions["--config"]]:
+        _record_when_given(action)
+        if action.required:  # the environment or the file may give it: checked once read
+            required.append(action.dest)
+            action.required = False
+        name = environment_name(action.dest)
         raw = os.environ.get(name)
         if raw is None:
             continue
-        value: object = raw
-        if isinstance(action, (argparse._StoreTrueAction, argparse._StoreFalseAction)):
-            if raw.strip().lower() not in _TRUE + _FALSE:
-                problems.append(f"{name}={raw!r} is not true or false")
-                continue
-            value = raw.strip().lower() in _TRUE
-        else:
-            try:
-                converted = action.type(raw) if callable(action.type) else raw
-            except (TypeError, ValueError):
-                problems.append(f"{name}={raw!r} does not fit {action.option_strings[0]}")
-                continue
-            if action.choices is not None and converted not in action.choices:
-                choices = ", ".join(str(choice) for choice in action.choices)
-                problems.append(f"{name}={raw!r} is not one of {choices}")
-                continue
-            value = converted
+        try:
+            value = _fit(action, raw, name)
+        except ValueError as error:
+            problems.append(str(error))
+            continue
         parser.set_defaults(**{action.dest: value})
-        action.required = False  # given by the environment
-    parser.set_defaults(environment_problems=problems)
+        from_environment.add(action.dest)
+    for secret, _help in secrets:
+        dest = secret.replace("-", "_")
+        parser.set_defaults(**{dest: os.environ.get(environment_name(dest)) or None})
+        if os.environ.get(environment_name(dest)):
+            from_environment.add(dest)
+    parser.set_defaults(
+        environment_problems=problems,
+        from_environment=frozenset(from_environment),
+        required_options=tuple(required),
+        settings_parser=parser,
+        secret_settings=tuple((secret.replace("-", "_"), help) for secret, help in secrets),
+    )
 
 
 def check_environment(args: argparse.Namespace) -> None:
-    """Refuse (UsageError) a command whose ``TALUVA_`` environment variables did not fit."""
+    """Refuse (UsageError) a command whose ``TALUVA_`` environment variables did not fit;
+    then take from the config file, if any, each setting the command line and the
+    environment left out, refusing the file's wrong keys and values (naming file and key),
+    and refuse the command if a required option is still missing."""
     problems = getattr(args, "environment_problems", [])
     if problems:
         raise UsageError("; ".join(problems))
+    parser: argparse.ArgumentParser | None = getattr(args, "settings_parser", None)
+    if parser is None:
+        return
+    if args.config is not None:
+        _apply_config_file(args, parser, Path(args.config))
+    missing = [dest for dest in args.required_options if getattr(args, dest, None) is None]
+    if missing:
+        raise UsageError(
+            "; ".join(
+                f"{parser._option_string_actions['--' + file_key(dest)].option_strings[0]} "
+                f"is needed (or {environment_name(dest)}, or {file_key(dest)} in --config)"
+                for dest in missing
+            )
+        )
+
+
+def read_config_file(path: Path) -> dict[str, object]:
+    """The TOML file ``path`` as a table; UsageError naming the file if it cannot be read."""
+    try:
+        with path.open("rb") as file:
+            return tomllib.load(file)
+    except OSError as error:
+        raise UsageError(f"--config {path}: cannot read it ({error.strerror})") from None
+    except tomllib.TOMLDecodeError as error:
+        raise UsageError(f"--config {path}: not a TOML file ({error})") from None
+
+
+def _apply_config_file(
+    args: argparse.Namespace, parser: argparse.ArgumentParser, path: Path
+) -> None:
+    """Set on ``args`` the settings of the config file at ``path`` that neither the command
+    line nor the environment gave; every key and value is checked, used or not."""
+    table = read_config_file(path)
+    actions = {file_key(action.dest): action for action in _settings_of(parser)}
+    secrets = {file_key(dest) for dest, _help in args.secret_settings}
+    known = sorted([*actions, *secrets])
+    given = getattr(args, "given_options", frozenset()) | args.from_environment
+    problems: list[str] = []
+    for raw_key, value in table.items():
+        key = raw_key.replace("_", "-")
+        dest = key.replace("-", "_")
+        if key in secrets:
+            if not isinstance(value, str):
+                problems.append(f"{key}: expected text (in quotes)")
+            elif dest not in given:
+                setattr(args, dest, value)
+            continue
+        action = actions.get(key)
+        if action is None:
+            close = difflib.get_close_matches(key, known, n=1)
+            hint = f" (did you mean {close[0]}?)" if close else f" (the keys: {', '.join(known)})"
+            problems.append(f"{raw_key!r} is no setting of this command{hint}")
+            continue
+        try:
+            fitted = _fit(action, value, key)
+        except ValueError as error:
+            problems.append(str(error))
+            continue
+        if dest not in given:
+            setattr(args, action.dest, fitted)
+    if problems:
+        raise UsageError(f"--config {path}: " + "; ".join(problems))
+
+
+def options_table(parser: argparse.ArgumentParser) -> str:
+    """The Markdown table of ``parser``'s settings: option, config file key, environment
+    variable and help, as docs/deploy.md shows it (a test keeps the two equal)."""
+    rows = ["| option | key in --config | environment | meaning |", "|---|---|---|---|"]
+    for action in [*_settings_of(parser), parser._option_string_actions["--config"]]:
+        key = "" if action.dest == "config" else f"`{file_key(action.dest)}`"
+        meaning = " ".join((action.help or "").split()).replace("|", "\\|")
+        rows.append(
+            f"| `{action.option_strings[0]}` | {key} | `{environment_name(action.dest)}` "
+            f"| {meaning} |"
+        )
+    for dest, help_text in parser.get_default("secret_settings") or ():
+        rows.append(f"| (none) | `{file_key(dest)}` | `{environment_name(dest)}` | {help_text} |")
+    return "\n".join(rows) + "\n"
+
+
+_PASSWORD_IN_URL: Final = re.compile(r"(?P<head>://[^/@\s:]*):[^/@\s]*@")
 
 
 def safe_url(url: str) -> str:
-    """A database or Redis URL with its password hidden (``redis://:***@host``)."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    user = parts.username or ""
-    host = parts.hostname or ""
-    port = f":{parts.port}" if parts.port else ""
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}{port}"))
+    """A database or Redis URL (or a text holding some) with any password hidden
+    (``redis://:***@host``), however malformed the rest of it is."""
+    return _PASSWORD_IN_URL.sub(r"\g<head>:***@", url)
 
 
 def add_redis_option(parser: argparse.ArgumentParser, help: str, required: bool = False) -> None:

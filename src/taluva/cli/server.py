@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import gc
 import logging
-import os
 import socket
 import threading
 import time
@@ -16,7 +15,6 @@ from typing import Any
 from taluva.ai.levels import LEVELS, level_range
 from taluva.ai.review import LIVE_ITERATIONS
 from taluva.cli.common import (
-    ENV_PREFIX,
     add_quiet_option,
     add_reclaim_after_option,
     add_redis_option,
@@ -24,6 +22,7 @@ from taluva.cli.common import (
     check_redis_url,
     environment_defaults,
     reach_redis,
+    safe_url,
 )
 from taluva.cli.errors import InputError, UsageError, needs_extra
 from taluva.server.config import (
@@ -62,8 +61,11 @@ The database's schema is created or upgraded at start; unfinished games resume w
 they stopped. The API is described at /docs and in docs/server-api.md.
 
 Every option may also come from the environment, as TALUVA_ and its name in capitals
-(--database: TALUVA_DATABASE, --claim-after: TALUVA_CLAIM_AFTER); the command line wins.
-Keep passwords there, not in the command line, which every user of the machine can read.
+(--database: TALUVA_DATABASE, --claim-after: TALUVA_CLAIM_AFTER), or from a TOML file
+given by --config FILE (or TALUVA_CONFIG), its keys the options' names
+(database = "postgresql+psycopg://...", ai-workers = 2). The command line wins over the
+environment, which wins over the file. Keep passwords there, not in the command line,
+which every user of the machine can read; docs/deploy.md lists every setting.
 
 exit codes:
   0    the server stopped normally (Ctrl-C or SIGTERM)
@@ -147,7 +149,12 @@ def _add_serve(subparsers: Any) -> None:
         "ids, uvicorn's access lines included (default text)",
     )
     parser.set_defaults(func=_cmd_serve)
-    environment_defaults(parser)
+    environment_defaults(parser, secrets=[("smtp-password", SMTP_PASSWORD_HELP)])
+
+
+SMTP_PASSWORD_HELP = (
+    "the password of --smtp-user at the SMTP server; no option, so that it is never in argv"
+)
 
 
 def _add_mail_options(parser: argparse.ArgumentParser) -> None:
@@ -194,7 +201,8 @@ def _add_address_options(parser: argparse.ArgumentParser) -> None:
         metavar="URL",
         default=None,
         help="SQLAlchemy URL: sqlite:///FILE or postgresql+psycopg://USER:PASS@HOST/DB "
-        f"(default {default_database_url()})",
+        "(default: games.sqlite3 in the folder taluva of $XDG_DATA_HOME, or of "
+        "~/.local/share)",
     )
 
 
@@ -207,7 +215,7 @@ def _add_ai_options(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="processes that play AI seats and compute hints, taken in turn by the games "
         "waiting for one, people's games first; games with only AI seats get all but one, "
-        f"at low CPU priority (0: threads; default: one per core, {default_ai_workers()} here)",
+        "at low CPU priority (0: threads; default: one per core this process may use)",
     )
     parser.add_argument(
         "--ai-only-games",
@@ -329,7 +337,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     json_logs = args.log_format == "json"
     shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(f"Taluva server: open http://{shown_host}:{args.port}/ in your browser", flush=True)
-    print(f"games are stored in {_safe_url(database)}", flush=True)
+    print(f"games are stored in {safe_url(database)}", flush=True)
     app = create_app(settings)
     tune_garbage_collector()
     freeze_survivors(threading.Event())
@@ -409,7 +417,7 @@ def _database_url(given: str | None) -> str:
             raise InputError(f"{path.parent}: cannot create ({error.strerror})") from None
     elif not database.startswith(("sqlite", "postgresql")):
         raise UsageError(
-            f"--database {database!r}: expected sqlite:///FILE or postgresql+psycopg://"
+            f"--database {safe_url(database)!r}: expected sqlite:///FILE or postgresql+psycopg://"
         )
     return database
 
@@ -443,7 +451,7 @@ def _settings(args: argparse.Namespace, database: str, proxies: tuple[str, ...])
         smtp_port=args.smtp_port,
         smtp_security=args.smtp_security,
         smtp_user=args.smtp_user,
-        smtp_password=os.environ.get(ENV_PREFIX + "SMTP_PASSWORD") or None,
+        smtp_password=args.smtp_password,
         mail_from=args.mail_from,
         public_url=args.public_url,
     )
@@ -527,21 +535,11 @@ def _check_database(url: str) -> None:
     try:
         store = Store(url, game_end=None)
     except (ArgumentError, ImportError, ValueError) as error:
-        raise UsageError(f"--database {_safe_url(url)}: {error}") from None
+        raise UsageError(f"--database {safe_url(url)}: {safe_url(str(error))}") from None
     try:
         store.migrate()
     except SQLAlchemyError as error:
         reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
-        raise InputError(f"cannot open the database {_safe_url(url)}: {reason}") from None
+        raise InputError(f"cannot open the database {safe_url(url)}: {safe_url(reason)}") from None
     finally:
         store.close()
-
-
-def _safe_url(url: str) -> str:
-    """The database URL with any password hidden."""
-    from sqlalchemy.engine import make_url
-
-    try:
-        return make_url(url).render_as_string(hide_password=True)
-    except Exception:
-        return url
