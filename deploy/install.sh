@@ -50,9 +50,18 @@ for port in "${ports[@]:1}"; do
 done
 systemctl enable --now taluva-ai-worker
 
-install -m 644 "$here/nginx/taluva.conf" /etc/nginx/sites-available/taluva
+# With a certificate in /etc/ssl/taluva (fullchain.pem, privkey.pem) the site answers HTTPS.
+site=taluva.conf
+if [ -f /etc/ssl/taluva/fullchain.pem ] && [ -f /etc/ssl/taluva/privkey.pem ]; then
+    site=taluva-tls.conf
+fi
+install -m 644 "$here/nginx/taluva-http.conf" "$here/nginx/taluva-locations.conf" \
+    /etc/nginx/snippets/
+install -m 644 "$here/nginx/$site" /etc/nginx/sites-available/taluva
 ln -sf /etc/nginx/sites-available/taluva /etc/nginx/sites-enabled/taluva
 rm -f /etc/nginx/sites-enabled/default
 nginx -t
 systemctl reload nginx
-echo "taluva: http://$(hostname -f)/ (servers on ports ${ports[*]}, AI workers running)"
+scheme=http
+[ "$site" = taluva.conf ] || scheme=https
+echo "taluva: $scheme://$(hostname -f)/ (servers on ports ${ports[*]}, AI workers running)"

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Debian packages the tests need: Chromium (+ its driver) for the browser tests, PostgreSQL
-# for the storage tests, Redis and nginx for the tests of several server processes, DejaVu Sans,
+# for the storage tests, Redis and nginx for the tests of several server processes (and nginx
+# with openssl's test certificate for the TLS sites' check), DejaVu Sans,
 # the font of the pictures' text, which resvg (the 'png' extra) finds among the system's
 # fonts. Idempotent: installs only what is missing, so
 # a machine that has them already does not touch the network.
 set -euo pipefail
 
-wanted=(chromium chromium-driver postgresql redis-server nginx fonts-dejavu-core)
+wanted=(chromium chromium-driver postgresql redis-server nginx openssl fonts-dejavu-core)
 missing=()
 for package in "${wanted[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

@@ -333,8 +333,8 @@ def see(command: str) -> str:
 
 
 COMMANDS = (
-    "moves, perft, demo, new, serve, ai-worker, play, replay, show, learn, rules, puzzles, "
-    "puzzle, hint, review, arena, engine, export"
+    "moves, perft, demo, new, serve, ai-worker, backup, restore, play, replay, show, learn, "
+    "rules, puzzles, puzzle, hint, review, arena, engine, export"
 )
 
 

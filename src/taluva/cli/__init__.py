@@ -2,9 +2,9 @@
 
 The command line is the top layer: it may use every other layer, and none of them uses it.
 Each group of commands lives in its own module (``engine``: moves, perft, demo, new;
-``server``: serve; ``cluster``: ai-worker; ``terminal``: play, replay, show; ``learn``: rules;
-``tutorial``: learn; ``puzzles``: puzzles, puzzle; ``ai``: hint, review, arena, engine;
-``research``: export) whose
+``server``: serve; ``cluster``: ai-worker; ``backup``: backup, restore; ``terminal``: play,
+replay, show; ``learn``: rules; ``tutorial``: learn; ``puzzles``: puzzles, puzzle; ``ai``:
+hint, review, arena, engine; ``research``: export) whose
 ``register(subparsers)`` calls one small function per command (``_add_serve(subparsers)``) that
 adds its parser, with the options that several commands take declared once in ``common``
 (``add_seed_option``, ``add_game_options``...), and gives it a handler ``handler(args) -> int``
@@ -24,7 +24,18 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final, NoReturn
 
 import taluva
-from taluva.cli import ai, cluster, engine, learn, puzzles, research, server, terminal, tutorial
+from taluva.cli import (
+    ai,
+    backup,
+    cluster,
+    engine,
+    learn,
+    puzzles,
+    research,
+    server,
+    terminal,
+    tutorial,
+)
 from taluva.cli.common import wrap
 from taluva.cli.errors import (
     EXIT_CODES_HELP,
@@ -38,7 +49,18 @@ from taluva.engine.errors import IllegalMove
 
 __all__ = ["CommandLine", "build_parser", "main"]
 
-GROUPS: Final = (engine, server, cluster, terminal, tutorial, learn, puzzles, ai, research)
+GROUPS: Final = (
+    engine,
+    server,
+    cluster,
+    backup,
+    terminal,
+    tutorial,
+    learn,
+    puzzles,
+    ai,
+    research,
+)
 """The modules that add commands, in the order ``taluva --help`` lists them."""
 
 Handler = Callable[[argparse.Namespace], int | None]
