@@ -8,19 +8,22 @@ from __future__ import annotations
 import io
 
 import pytest
+from test_puzzles import a_save
 from test_terminal import run_async, settle, type_text
 
 from taluva.cli import main
 from taluva.engine.moves import TILE
-from taluva.learn.puzzles import THEMES, Puzzle, load_puzzles
+from taluva.learn.puzzles import BLOCK, SAVE, SPOIL, THEMES, Puzzle, load_puzzles
 from taluva.terminal.puzzle_app import PuzzleApp
 from taluva.terminal.puzzle_plain import puzzle_order, run_plain_puzzles
 
 SEED = 5
+WINNING = [p for p in load_puzzles().puzzles if not {BLOCK, SAVE, SPOIL} & set(p.themes)]
+"""The puzzles won at once, which these tests solve (the others are judged alike)."""
 
 
 def first_puzzles() -> list[Puzzle]:
-    return puzzle_order(load_puzzles().puzzles, SEED)
+    return puzzle_order(WINNING, SEED)
 
 
 def wrong_build(puzzle: Puzzle) -> str:
@@ -39,7 +42,7 @@ async def type_move(pilot: object, text: str) -> None:
 @run_async
 async def test_a_right_turn_wins_and_counts_then_n_brings_the_next_puzzle() -> None:
     puzzle, following = first_puzzles()[:2]
-    app = PuzzleApp(load_puzzles().puzzles, seed=SEED)
+    app = PuzzleApp(WINNING, seed=SEED)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
         assert app.session.puzzle == puzzle and app.game.ply == len(puzzle.record["moves"])
@@ -58,7 +61,7 @@ async def test_a_right_turn_wins_and_counts_then_n_brings_the_next_puzzle() -> N
 @run_async
 async def test_a_wrong_build_is_taken_back_and_answered_with_the_winning_turn() -> None:
     puzzle = first_puzzles()[0]
-    app = PuzzleApp(load_puzzles().puzzles, seed=SEED)
+    app = PuzzleApp(WINNING, seed=SEED)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
         start = app.game.ply
@@ -84,15 +87,33 @@ def test_plain_puzzles_judge_typed_turns_and_keep_the_streak() -> None:
         "q",
     ]
     out = io.StringIO()
-    code = run_plain_puzzles(
-        load_puzzles().puzzles, io.StringIO("\n".join(lines) + "\n"), out, seed=SEED
-    )
+    code = run_plain_puzzles(WINNING, io.StringIO("\n".join(lines) + "\n"), out, seed=SEED)
     text = out.getvalue()
     assert code == 0
     assert "Not allowed: " in text
     assert "Right: that turn wins the game at once.\nStreak: 1. Solved: 1 of 1." in text
     assert f"The winning turn: {two.answer[0]}, then {two.answer[1]}" in text
     assert "Streak: 0. Solved: 1 of 2." in text
+
+
+def plain(puzzle: Puzzle, lines: list[str]) -> str:
+    """What line mode writes for one puzzle and these input lines."""
+    out = io.StringIO()
+    run_plain_puzzles([puzzle], io.StringIO("\n".join(lines) + "\n"), out, seed=None)
+    return out.getvalue()
+
+
+def test_plain_puzzles_judge_a_save_and_a_spoil_in_their_own_words() -> None:
+    save, spoil = a_save(), load_puzzles().with_theme(SPOIL)[0]
+    text = plain(save, [*save.answer, "q"])
+    assert "find the turn after which no eruption can" in text
+    assert "Right: no eruption can destroy any of your huts now." in text
+    game = spoil.game()
+    tile = next(str(m) for m in game.legal_moves() if game.level(m[1]) == 0)  # erupts on none
+    game.play(tile)
+    text = plain(spoil, [tile, str(game.legal_moves()[0]), "q"])
+    assert "find the eruption that destroys the huts they need" in text
+    assert f"{spoil.answer[0]}, erupting on their huts" in text
 
 
 def test_puzzle_lists_its_themes_and_refuses_an_unknown_one(

@@ -24,9 +24,13 @@ def shown_puzzle(page: Any, phase: str) -> Any:
 def test_a_guest_misses_one_puzzle_then_solves_the_next_and_keeps_the_streak(
     page: Any, server_url: str, screenshot: Any
 ) -> None:
+    # the theme a winning turn answers (a guest's puzzle is drawn at random among the chosen
+    # theme's, and a block or spoil puzzle words its task otherwise)
+    page.add_init_script("localStorage.setItem('taluva.puzzles.theme', 'huts')")
     page.goto(server_url + "/")
     page.click("#puzzles-nav")
     puzzle = shown_puzzle(page, "tile")
+    assert puzzle.themes[0] == "huts"
     assert "Find the turn that wins the game at once" in page.inner_text(".puzzle-card")
     assert page.locator("svg.board").count() == 1
     play(page, puzzle.answer[0])
@@ -41,8 +45,10 @@ def test_a_guest_misses_one_puzzle_then_solves_the_next_and_keeps_the_streak(
     assert page.inner_text("#puzzle-streak") == "Streak 0"
     screenshot(page, "puzzles-01-wrong")
     page.click("#next-puzzle")
+    page.wait_for_function(  # another puzzle comes
+        "id => document.querySelector('.puzzle-card')?.dataset.puzzle !== id", arg=puzzle.id
+    )
     following = shown_puzzle(page, "tile")
-    assert following.id != puzzle.id
     play(page, following.answer[0])
     page.wait_for_selector("#take-back")
     play(page, following.answer[1])

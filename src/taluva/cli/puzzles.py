@@ -18,6 +18,10 @@ examples:
   taluva puzzles make --games 1500 --seed 1 --block-every 3 --workers 2 \\
       --out src/taluva/learn/puzzles.json
                                       the shipped puzzles (docs/ai.md, "Puzzles")
+  taluva puzzles make --games 300 --first 1500 --seed 1 --screen save,spoil \\
+      --block-every 3 --add src/taluva/learn/puzzles.json \\
+      --out src/taluva/learn/puzzles.json
+                                      the saves, spoils and more blocks added to them
   taluva puzzles make --games 0 --records games.jsonl --out mine.json
                                       screen stored game records (one JSON record a line)
 
@@ -46,9 +50,11 @@ def register(subparsers: Any) -> None:
         help="make puzzles from self-play and stored games",
         description=wrap(
             "Make puzzles: positions where exactly one build, after a suitable tile "
-            "placement, wins the game at once (or stops the opponent's win at once), found "
-            "by trying every turn of every position of seeded self-play games (and stored "
-            "games)."
+            "placement, wins the game at once (or stops the opponent's win at once; or only "
+            "eruptions on the opponent's huts stop it; or few turns save the mover's huts "
+            "from an eruption), found by trying every turn of every position of seeded "
+            "self-play games (and stored games); the non-immediate ones must also give a "
+            "far better winning chance than other turns, by the AI's search."
         ),
         epilog=MAKE_EPILOG,
         formatter_class=FORMATTER,
@@ -67,6 +73,27 @@ def register(subparsers: Any) -> None:
     )
     make.add_argument("--games", type=whole_number(0), required=True, help="self-play games")
     make.add_argument("--seed", type=whole_number(0), default=1, help="seed of the games")
+    make.add_argument(
+        "--first",
+        type=whole_number(0),
+        default=0,
+        metavar="N",
+        help="number of the first self-play game (default 0): games N to N+GAMES-1",
+    )
+    make.add_argument(
+        "--screen",
+        type=screen_kinds,
+        default=("wins",),
+        metavar="KINDS",
+        help="what to look for at every turn start, comma-separated: wins, save, spoil, "
+        "block (default: wins)",
+    )
+    make.add_argument(
+        "--add",
+        metavar="FILE",
+        help="add the new puzzles to this puzzle file's (keeping theirs and their ids) and "
+        "write the whole to --out",
+    )
     make.add_argument(
         "--block-every",
         type=whole_number(0),
@@ -121,15 +148,37 @@ def register(subparsers: Any) -> None:
     puzzle.set_defaults(func=_cmd_puzzle)
 
 
+def screen_kinds(text: str) -> tuple[str, ...]:
+    """The ``--screen`` list: known kinds, comma-separated, in the table's order."""
+    from taluva.learn.puzzle_maker import SCREENS
+
+    kinds = {kind.strip() for kind in text.split(",") if kind.strip()}
+    unknown = sorted(kinds - set(SCREENS))
+    if unknown or not kinds:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: choose among {', '.join(SCREENS)}, comma-separated"
+        )
+    return tuple(kind for kind in SCREENS if kind in kinds)
+
+
 def _cmd_make(args: argparse.Namespace) -> int:
     from taluva.engine.errors import InvalidRecord
     from taluva.engine.game import Game
     from taluva.learn.puzzle_maker import (
+        added_to,
         make_puzzles,
         puzzle_set,
         record_sources,
         self_play_sources,
     )
+    from taluva.learn.puzzles import PuzzleError, read_puzzles
+
+    base = None
+    if args.add:
+        try:
+            base = read_puzzles(Path(args.add))
+        except PuzzleError as error:
+            raise InputError(str(error)) from None
 
     records: list[dict[str, Any]] = []
     if args.records:
@@ -144,23 +193,37 @@ def _cmd_make(args: argparse.Namespace) -> int:
         f"taluva puzzles make --games {args.games} --seed {args.seed} "
         f"--block-every {args.block_every}"
     )
+    if args.first:
+        command += f" --first {args.first}"
+    if args.screen != ("wins",):
+        command += f" --screen {','.join(args.screen)}"
     if args.records:
         command += f" --records {Path(args.records).name}"
+    if args.add:
+        command += f" --add {Path(args.add).name}"
 
     def report(tally: Any) -> None:
         print(tally.line(), file=sys.stderr, flush=True)
 
-    sources = self_play_sources(args.games, args.seed) + record_sources(records)
+    sources = self_play_sources(args.games, args.seed, args.first) + record_sources(records)
     kept, tally = make_puzzles(
-        sources, block_every=args.block_every, workers=args.workers, progress=report
+        sources,
+        block_every=args.block_every,
+        workers=args.workers,
+        progress=report,
+        kinds=args.screen,
     )
     report(tally)
     out = Path(args.out)
+    made = (
+        puzzle_set(kept, tally, command) if base is None else added_to(base, kept, tally, command)
+    )
     try:
-        puzzle_set(kept, tally, command).save(out)
+        made.save(out)
     except OSError as error:
         raise InputError(f"{out}: cannot write ({error.strerror or error})") from None
-    print(f"{len(kept)} puzzles written to {out}")
+    new = len(made.puzzles) - (0 if base is None else len(base.puzzles))
+    print(f"{new} new puzzles, {len(made.puzzles)} written to {out}")
     return 0
 
 

@@ -9,6 +9,13 @@ builds of the kinds still missing are tried: a position takes a few hundredths o
 ``survey_blocks``: the turns after which the opponent has no turn that wins at once, whatever
 unseen tile they draw. Proving that a turn blocks tries every tile and every reply; refuting
 one needs a single winning reply, so replies that refuted other turns are tried first.
+
+``survey_spoils``: the same, grouping the turns by the opponent's huts their placement
+destroys, to find the positions where only eruptions on the opponent's huts stop their win.
+
+``survey_saves``: the turns after which no eruption can destroy a hut of the mover's
+(``destroyable``: where an eruption may go does not depend on the tile's terrain, so one
+check holds for every tile the opponent may draw).
 """
 
 from __future__ import annotations
@@ -18,9 +25,12 @@ from dataclasses import dataclass
 from typing import Final
 
 from taluva.engine.game import Game
-from taluva.engine.moves import EXPAND, HUT, TEMPLE, TILE, TOWER, Move, MoveKind
+from taluva.engine.hexes import DELTAS
+from taluva.engine.moves import EXPAND, HUT, TEMPLE, TILE, TILE_MOVES, TOWER, Move, MoveKind
 from taluva.engine.outcome import Reason
-from taluva.engine.tiles import TERRAIN_LETTERS
+from taluva.engine.pieces import HUT_KIND
+from taluva.engine.rules.placement import sync_placements
+from taluva.engine.tiles import TERRAIN_LETTERS, footprint
 
 WINNING_KINDS: dict[str, tuple[MoveKind, ...]] = {
     "huts": (HUT, EXPAND),
@@ -313,3 +323,193 @@ def _scan(
         finally:
             game.pop()
     return BlockSurvey(placements, turns, refuted, blocks)
+
+
+def destroyable(game: Game, player: int) -> dict[int, str]:
+    """The huts of ``player`` that an eruption on the board as it stands could destroy, each
+    with one such tile placement (canonical text). Where an eruption may go does not depend
+    on the tile's terrain, so this holds whatever tile the next player draws."""
+    position = game.position
+    sync_placements(position)
+    building = position.building
+    found: dict[int, str] = {}
+    for code in sorted(position.erupt):
+        for hex_ in footprint(code >> 3, code & 7)[1:]:
+            piece = building.get(hex_)
+            if piece is not None and piece >> 2 == player and piece & 3 == HUT_KIND:
+                found.setdefault(hex_, str(TILE_MOVES[code]))
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class SaveSurvey:
+    """Every turn of a position where the mover's huts are under threat of an eruption, and
+    the turns that *save* them: after a saving turn no eruption can destroy any hut of the
+    mover's, and the turn itself destroyed none of theirs. ``threatened`` are the huts an
+    eruption could destroy before the turn; ``saves`` every saving turn, in order."""
+
+    placements: int
+    turns: int
+    threatened: tuple[int, ...]
+    saves: tuple[tuple[str, str], ...]
+
+    @property
+    def key(self) -> str | None:
+        """What every saving turn shares: one placement or one build (its text), or None when
+        they share neither (or there are none)."""
+        if not self.saves:
+            return None
+        for half in (0, 1):
+            if len({turn[half] for turn in self.saves}) == 1:
+                return self.saves[0][half]
+        return None
+
+    @property
+    def saving_placements(self) -> int:
+        return len({tile for tile, _ in self.saves})
+
+
+def saves_after(game: Game, mover: int, destroyed_before: int) -> bool:
+    """After a whole turn of ``mover``: whether none of their huts can be destroyed by the
+    next eruption, and the turn destroyed none of theirs (or won)."""
+    if game.is_over:
+        return wins_at_once(game, mover)
+    return game.destroyed_huts(mover) == destroyed_before and not destroyable(game, mover)
+
+
+def eruption_reach(game: Game, player: int) -> tuple[frozenset[int], frozenset[int]]:
+    """The hexes an eruption on the board as it stands would cover (beside its volcano): of
+    the eruptions that destroy a hut of ``player``, and of all of them."""
+    position = game.position
+    sync_placements(position)
+    building = position.building
+    hitting: set[int] = set()
+    every: set[int] = set()
+    for code in position.erupt:
+        covered = footprint(code >> 3, code & 7)[1:]
+        every.update(covered)
+        for hex_ in covered:
+            piece = building.get(hex_)
+            if piece is not None and piece >> 2 == player and piece & 3 == HUT_KIND:
+                hitting.update(covered)
+    return frozenset(hitting), frozenset(every)
+
+
+def survey_saves(game: Game) -> SaveSurvey:
+    """Enumerate every turn of a position at the start of a turn and return those that save
+    the mover's threatened huts (none when nothing is threatened). A build only matters where
+    an eruption reaches: after a placement that leaves some hut destroyable, only builds on a
+    hex such an eruption covers can save; after one that leaves none, only builds on or next
+    to a hex some eruption covers, or next to a settlement of one or two huts (which an
+    eruption may not wipe out), can make a hut destroyable. The others are decided without
+    playing them, but for an expansion or a build that may end the game. The game is left as
+    it was."""
+    if game.is_over or game.phase != "tile":
+        raise ValueError("a puzzle position is the start of a turn, with a tile to place")
+    mover = game.to_move
+    threatened = tuple(sorted(destroyable(game, mover)))
+    if not threatened:
+        return SaveSurvey(0, 0, (), ())
+    before = game.destroyed_huts(mover)
+    winning = candidate_kinds(game)
+    placements = turns = 0
+    saves: list[tuple[str, str]] = []
+    for placement in game.legal_moves():
+        if placement.kind != TILE:
+            continue
+        placements += 1
+        game.push(placement)
+        own_lost = game.destroyed_huts(mover) != before
+        hitting, every = eruption_reach(game, mover)
+        # a build next to a settlement of one or two huts may end the rule that saved them
+        # (an eruption may not destroy a whole settlement)
+        small = {h for group in game.settlements(mover) if len(group) <= 2 for h in group}
+        near = every | small
+        near |= {h + d for h in near for d in DELTAS}
+        for build in game.legal_moves():
+            turns += 1
+            # a build that may end the game, or an expansion (its huts' hexes are not in
+            # its text), is played
+            plain = not (game.tiles_left == 0 or build.kind in winning or build.kind == EXPAND)
+            hexes = {build[1]}
+            if plain and (own_lost or (hitting and not hexes & hitting)):
+                continue  # a hut stays destroyable, or the tile destroyed some
+            if plain and not hitting and not hexes & near:
+                saves.append((str(placement), str(build)))
+                continue
+            game.push(build)
+            if saves_after(game, mover, before):
+                saves.append((str(placement), str(build)))
+            game.pop()
+        game.pop()
+    return SaveSurvey(placements, turns, threatened, tuple(sorted(saves)))
+
+
+def huts_destroyed_by(game: Game, placement: Move, victim: int) -> frozenset[int]:
+    """The huts of ``victim`` a tile placement of the side to move destroys (none for a
+    placement on the sea)."""
+    if placement.kind != TILE:
+        return frozenset()
+    building = game.position.building
+    hexes = footprint(placement[1], placement[2])[1:]
+    return frozenset(
+        h
+        for h in hexes
+        if (piece := building.get(h)) is not None and piece >> 2 == victim and game.level(h) > 0
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SpoilSurvey:
+    """The turns of a two-player position that stop the opponent's win at once next turn
+    (whatever tile they draw), grouped by the opponent's huts their placement destroys:
+    ``blocks`` maps each group (empty: the placement destroys none) to its first blocking
+    turn. ``refuted`` counts the turns shown to let the opponent win; ``complete`` whether
+    every turn was tried (a survey stops at a blocking turn that destroys nothing)."""
+
+    placements: int
+    turns: int
+    refuted: int
+    blocks: dict[frozenset[int], tuple[str, str]]
+    complete: bool
+
+
+def survey_spoils(game: Game, work: Work, first: tuple[str, str] | None = None) -> SpoilSurvey:
+    """Try every turn of a two-player position for one that stops the opponent's win at once
+    next turn, the placements that erupt on the opponent's huts first: when none of those
+    blocks, or another placement does, the survey stops (the position is no spoil). Builds
+    after a placement are tried until one blocks (the others are the same answer). Raise
+    OutOfWork when the budget runs out. The game is left as it was."""
+    if game.is_over or game.phase != "tile" or game.player_count != 2:
+        raise ValueError("a spoil puzzle is a two-player position at the start of a turn")
+    victim = 1 - game.to_move
+    tiles = [move for move in game.legal_moves() if move.kind == TILE]
+    groups = {tile: huts_destroyed_by(game, tile, victim) for tile in tiles}
+    tiles.sort(key=lambda tile: not groups[tile])
+    killers = [first] if first is not None else []
+    blocks: dict[frozenset[int], tuple[str, str]] = {}
+    placements = turns = refuted = 0
+    for placement in tiles:
+        group = groups[placement]
+        if not group and not blocks:
+            return SpoilSurvey(placements, turns, refuted, blocks, False)
+        placements += 1
+        if group in blocks:
+            continue
+        game.push(placement)
+        try:
+            for build in game.legal_moves():
+                turns += 1
+                threat = threat_after(game, str(build), work, killers)
+                if threat is None:
+                    blocks[group] = (str(placement), str(build))
+                    break
+                refuted += 1
+                if threat.turn not in killers:
+                    killers.insert(0, threat.turn)
+                    del killers[KILLERS:]
+        finally:
+            game.pop()
+        if frozenset() in blocks:
+            return SpoilSurvey(placements, turns, refuted, blocks, False)
+    return SpoilSurvey(placements, turns, refuted, blocks, True)

@@ -1,23 +1,31 @@
 """Making puzzles (``taluva puzzles make``): self-play games of the AI, seeded so they replay
-exactly, and stored game records, screened turn by turn with the exact check of
+exactly, and stored game records, screened turn by turn with the exact checks of
 ``taluva.learn.puzzle_check``.
 
-A position is kept when some turn wins at once, every winning turn plays the same build (so
-the answer is unique: that build, after a placement that allows it), and winning turns are at
+A win is kept when some turn wins at once, every winning turn plays the same build (so the
+answer is unique: that build, after a placement that allows it), and winning turns are at
 most ``MAX_WIN_SHARE`` of all turns (so most turns do not win and the puzzle asks something).
+A block, a spoil or a save (``block_at``, ``spoil_at``, ``save_at``) must also pass the
+*margin screen*: the seeded search of the top level (``MARGIN_ITERATIONS``) gives the solver a
+winning chance after the answer at least ``MARGIN`` above that after the best of ``RIVALS``
+other turns, since what the exact check proves (no win at once for the opponent, no hut
+destroyable) need not make the turn the best one.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import random
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from taluva.ai import make_agent
+from taluva.ai.evaluation import DEFAULT_EVALUATOR
 from taluva.ai.hint import hint_plan
-from taluva.ai.turns import move_hexes
+from taluva.ai.review import position_chances
+from taluva.ai.turns import move_hexes, plan_turns
 from taluva.engine.game import Game
 from taluva.engine.hexes import DELTAS
 from taluva.engine.moves import EXPAND, HUT, TEMPLE, TOWER, Move
@@ -27,11 +35,19 @@ from taluva.learn.puzzle_check import (
     WinSurvey,
     Work,
     candidate_kinds,
+    destroyable,
+    saves_after,
     survey_blocks,
+    survey_saves,
+    survey_spoils,
     survey_wins,
+    threat_after,
+    winning_turn,
 )
 from taluva.learn.puzzles import (
     BLOCK,
+    SAVE,
+    SPOIL,
     Puzzle,
     PuzzleSet,
     Verdict,
@@ -61,7 +77,9 @@ players more often come close to placing two kinds of pieces."""
 class Tally:
     """The figures of a run: games played or read, turn starts seen, screened for a win at
     once (the mover has one kind of piece all placed) and found with one, screened for a
-    block and given up (out of work), puzzles kept, wall and CPU seconds."""
+    block and given up (out of work), surveyed for a save, for a spoil (and given up),
+    margin screens run, puzzles kept (and of them blocks, saves, spoils), wall and CPU
+    seconds."""
 
     games: int = 0
     positions: int = 0
@@ -70,6 +88,12 @@ class Tally:
     block_screened: int = 0
     block_given_up: int = 0
     kept_blocks: int = 0
+    save_screened: int = 0
+    kept_saves: int = 0
+    spoil_screened: int = 0
+    spoil_given_up: int = 0
+    kept_spoils: int = 0
+    margin_checked: int = 0
     kept: int = 0
     seconds: float = 0.0
     cpu: float = 0.0
@@ -84,6 +108,12 @@ class Tally:
             "block_screened",
             "block_given_up",
             "kept_blocks",
+            "save_screened",
+            "kept_saves",
+            "spoil_screened",
+            "spoil_given_up",
+            "kept_spoils",
+            "margin_checked",
             "kept",
             "cpu",
         ):
@@ -93,8 +123,10 @@ class Tally:
         return (
             f"games {self.games}, turn starts {self.positions}, screened {self.screened}, "
             f"with a win {self.with_win}, block checks {self.block_screened} "
-            f"({self.block_given_up} given up), kept {self.kept} ({self.kept_blocks} blocks), "
-            f"{self.seconds:.0f} s"
+            f"({self.block_given_up} given up), save checks {self.save_screened}, spoil checks "
+            f"{self.spoil_screened} ({self.spoil_given_up} given up), margins "
+            f"{self.margin_checked}, kept {self.kept} ({self.kept_blocks} blocks, "
+            f"{self.kept_saves} saves, {self.kept_spoils} spoils), {self.seconds:.0f} s"
         )
 
 
@@ -154,8 +186,9 @@ BLOCK_WORK: Final = 25_000
 before it gives the position up."""
 
 
-def self_play_sources(games: int, seed: int) -> list[Source]:
-    return [("self", seed * GAME_STRIDE + n, None) for n in range(games)]
+def self_play_sources(games: int, seed: int, first: int = 0) -> list[Source]:
+    """Self-play games ``first`` to ``first + games - 1`` of a seed."""
+    return [("self", seed * GAME_STRIDE + n, None) for n in range(first, first + games)]
 
 
 def record_sources(records: Iterable[dict[str, Any]]) -> list[Source]:
@@ -199,8 +232,9 @@ def played_game(source: Source) -> tuple[str, list[Game], Game]:
 def block_at(position: Game, finished: Game, puzzle_id: str, tally: Tally) -> Puzzle | None:
     """The block puzzle of ``position``, the last turn of the loser before the winner's
     winning turn in ``finished``, if exactly one build stops every winning turn of the
-    opponent's (whatever tile they draw). The winner's winning build, and the settlement it
-    joins, say which turns to try first, and the winner's winning turn which reply."""
+    opponent's (whatever tile they draw) and it passes the margin screen against the turns
+    shown to let the opponent win. The winner's winning build, and the settlement it joins,
+    say which turns to try first, and the winner's winning turn which reply."""
     winner = finished.to_move if finished.result is None else finished.result.winners[0]
     final = finished.moves[-1]
     hexes = set(move_hexes(final))
@@ -225,19 +259,27 @@ def block_at(position: Game, finished: Game, puzzle_id: str, tally: Tally) -> Pu
     if len(survey.blocks) != 1:
         return None
     ((build, tile),) = survey.blocks.items()
-    record = position.to_record()
-    prefix = {key: record[key] for key in ("format", "players", "options", "deck", "doubles")}
-    prefix["moves"] = record["moves"]
+    played = (str(finished.moves[position.ply]), str(finished.moves[position.ply + 1]))
+    tally.margin_checked += 1
+    margin = margin_of(
+        position,
+        (tile, build),
+        lambda turn: turn[1] != build and _after_turn(position, turn, _lets_win(turn)),
+        played,
+    )
+    if margin is None or margin.value < MARGIN:
+        return None
     figures = {
         "placements": survey.placements,
         "turns": survey.turns,
         "refuted": survey.refuted,
         "work": BLOCK_WORK - work.left,
+        **margin.figures(),
     }
     erupting = position.level(Move.parse(tile)[1]) >= 1
     return Puzzle(
         id=puzzle_id,
-        record=prefix,
+        record=_record_prefix(position),
         mover=position.to_move,
         answer=(tile, build),
         themes=(BLOCK,),
@@ -246,24 +288,347 @@ def block_at(position: Game, finished: Game, puzzle_id: str, tally: Tally) -> Pu
     )
 
 
-def screen(source: Source, blocks: bool) -> tuple[list[Puzzle], Tally]:
-    """Play one source's game and screen it: every turn start for a win at once, and (with
-    ``blocks``) the loser's last turn before a win for a block."""
+MARGIN: Final = 0.2
+"""A search-screened puzzle's answer must give the solver at least this much more winning
+chance than the best rival turn (0.2: twenty points, a 60% chance against 40%)."""
+
+MARGIN_ITERATIONS: Final = 1000
+"""Search iterations behind each winning chance of the margin screen: five times a game
+review's (``taluva.ai.review.ITERATIONS``), about half a second a turn here."""
+
+RIVALS: Final = 3
+"""The rival turns of the margin screen: the turn the game's player chose (when it is not an
+answer), then the turns the heuristic likes best among the other non-answers, up to this
+many in all."""
+
+SAVE_SHARE: Final = 0.25
+"""A save puzzle's saving turns are at most this share of its turns."""
+
+RIVAL_WORK: Final = 2_000
+"""The placements one rival's refutation may try (a turn that cannot be refuted within it is
+not taken as a rival)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Margin:
+    """The margin screen of one position: the solver's winning chance after the answer and
+    after the best rival turn (the search's, at ``MARGIN_ITERATIONS``), and how many rivals
+    were searched."""
+
+    answer: float
+    rival: float
+    rival_turn: tuple[str, str]
+    rivals: int
+
+    @property
+    def value(self) -> float:
+        return self.answer - self.rival
+
+    def figures(self) -> dict[str, int]:
+        """The margin in a puzzle's figures: chances in whole percent."""
+        return {
+            "answer_chance": round(100 * self.answer),
+            "rival_chance": round(100 * self.rival),
+            "rivals": self.rivals,
+        }
+
+
+def chance_after(game: Game, turn: tuple[str, str], iterations: int = MARGIN_ITERATIONS) -> float:
+    """The mover's winning chance after a whole turn: the seeded search of the position it
+    leaves (as a game review values a move it did not see played), exact once the game is
+    over. The game is left as it was."""
+    mover = game.to_move
+    after = game.copy()
+    after.play(turn[0])
+    after.play(turn[1])
+    return position_chances(after, iterations)[mover]
+
+
+def margin_of(
+    game: Game,
+    answer: tuple[str, str],
+    is_rival: Callable[[tuple[str, str]], bool],
+    played: tuple[str, str] | None = None,
+) -> Margin | None:
+    """The margin of ``answer`` over the best of the rival turns (``RIVALS`` of them, see
+    there; ``is_rival`` says whether a turn is no answer), or None when no rival was found."""
+    rivals: list[tuple[str, str]] = []
+    if played is not None and is_rival(played):
+        rivals.append(played)
+    rng = random.Random(f"puzzle|{game.ply}")
+    for plan in plan_turns(game, DEFAULT_EVALUATOR, rng):
+        if len(rivals) >= RIVALS:
+            break
+        if len(plan.moves) != 2:
+            continue
+        turn = (str(plan.moves[0]), str(plan.moves[1]))
+        if turn != answer and turn not in rivals and is_rival(turn):
+            rivals.append(turn)
+    if not rivals:
+        return None
+    chances = [chance_after(game, turn) for turn in rivals]
+    best = max(range(len(rivals)), key=lambda i: chances[i])
+    return Margin(chance_after(game, answer), chances[best], rivals[best], len(rivals))
+
+
+def _after_turn(game: Game, turn: tuple[str, str], check: Callable[[Game], bool]) -> bool:
+    """``check`` of the position after the turn's tile (build phase); the game is restored."""
+    game.push(Move.parse(turn[0]))
+    try:
+        return check(game)
+    finally:
+        game.pop()
+
+
+def _lets_win(turn: tuple[str, str]) -> Callable[[Game], bool]:
+    """Whether, after the turn's tile, its build leaves the opponent a winning turn with some
+    tile (False too when that cannot be shown within ``RIVAL_WORK``)."""
+
+    def check(game: Game) -> bool:
+        try:
+            return threat_after(game, turn[1], Work(RIVAL_WORK)) is not None
+        except OutOfWork:
+            return False
+
+    return check
+
+
+def _record_prefix(game: Game) -> dict[str, Any]:
+    record = game.to_record()
+    prefix = {key: record[key] for key in ("format", "players", "options", "deck", "doubles")}
+    prefix["moves"] = record["moves"]
+    return prefix
+
+
+def save_at(
+    position: Game, puzzle_id: str, played: tuple[str, str] | None, tally: Tally
+) -> Puzzle | None:
+    """The save puzzle of ``position``, if it is one: the mover has all pieces of one kind
+    placed and no win at once, an eruption could destroy their huts, the turns after which
+    none can share one placement or one build and are at most ``SAVE_SHARE`` of all turns,
+    and the best of them (by the heuristic) passes the margin screen."""
+    if not candidate_kinds(position) or not destroyable(position, position.to_move):
+        return None
+    if winning_turn(position) is not None:
+        return None
+    tally.save_screened += 1
+    survey = survey_saves(position)
+    if survey.key is None or len(survey.saves) > SAVE_SHARE * survey.turns:
+        return None
+    mover = position.to_move
+    before = position.destroyed_huts(mover)
+
+    def saves(turn: tuple[str, str]) -> bool:
+        game = position.copy()
+        game.play(turn[0])
+        game.play(turn[1])
+        return saves_after(game, mover, before)
+
+    answer = _best_looking(position, set(survey.saves)) or survey.saves[0]
+    tally.margin_checked += 1
+    margin = margin_of(position, answer, lambda turn: not saves(turn), played)
+    if margin is None or margin.value < MARGIN:
+        return None
+    share = survey.saving_placements / survey.placements
+    figures = {
+        "placements": survey.placements,
+        "turns": survey.turns,
+        "saving_turns": len(survey.saves),
+        "threatened": len(survey.threatened),
+        **margin.figures(),
+    }
+    return Puzzle(
+        id=puzzle_id,
+        record=_record_prefix(position),
+        mover=mover,
+        answer=answer,
+        themes=(SAVE,),
+        difficulty=difficulty_of(share),
+        figures=figures,
+    )
+
+
+def _best_looking(game: Game, turns: set[tuple[str, str]]) -> tuple[str, str] | None:
+    """The first of ``turns`` among the heuristic's plans, best first (None if it has none)."""
+    rng = random.Random(f"puzzle|{game.ply}")
+    for plan in plan_turns(game, DEFAULT_EVALUATOR, rng):
+        turn = tuple(str(move) for move in plan.moves)
+        if turn in turns:
+            return (turn[0], turn[1])
+    return None
+
+
+SPOIL_WORK: Final = 25_000
+"""The tile placements a spoil check may try in one position, as ``BLOCK_WORK``."""
+
+
+def threat_played(position: Game, played: tuple[str, str] | None) -> tuple[str, str] | None:
+    """In a two-player position where the mover has no win at once and the opponent has one
+    kind of piece all placed: the opponent's winning turn with the real next tile after the
+    turn the game's player chose (``played``), if there is one (None otherwise)."""
+    if position.player_count != 2 or played is None:
+        return None
+    supply = position.supply(1 - position.to_move)
+    if sum(1 for name in ("huts", "temples", "towers") if supply[name] == 0) != 1:
+        return None
+    if winning_turn(position) is not None:
+        return None
+    after = position.copy()
+    after.play(played[0])
+    after.play(played[1])
+    try:
+        return None if after.is_over else winning_turn(after, Work(RIVAL_WORK))
+    except OutOfWork:
+        return None
+
+
+def block_threat_at(
+    position: Game, puzzle_id: str, played: tuple[str, str] | None, tally: Tally
+) -> Puzzle | None:
+    """The block puzzle of any turn start where the opponent would win at once with the real
+    next tile after the turn the game's player chose (``threat_played``): exactly one build
+    stops every winning turn of theirs, whatever tile they draw, and it passes the margin
+    screen against the turns shown to let them win."""
+    threat = threat_played(position, played)
+    if threat is None:
+        return None
+    tally.block_screened += 1
+    work = Work(BLOCK_WORK)
+    try:
+        survey = survey_blocks(position, work, first=threat)
+    except OutOfWork:
+        tally.block_given_up += 1
+        return None
+    if len(survey.blocks) != 1:
+        return None
+    ((build, tile),) = survey.blocks.items()
+    tally.margin_checked += 1
+    margin = margin_of(
+        position,
+        (tile, build),
+        lambda turn: turn[1] != build and _after_turn(position, turn, _lets_win(turn)),
+        played,
+    )
+    if margin is None or margin.value < MARGIN:
+        return None
+    figures = {
+        "placements": survey.placements,
+        "turns": survey.turns,
+        "refuted": survey.refuted,
+        "work": BLOCK_WORK - work.left,
+        **margin.figures(),
+    }
+    erupting = position.level(Move.parse(tile)[1]) >= 1
+    return Puzzle(
+        id=puzzle_id,
+        record=_record_prefix(position),
+        mover=position.to_move,
+        answer=(tile, build),
+        themes=(BLOCK,),
+        difficulty=3 if erupting or Move.parse(build).kind == EXPAND else 2,
+        figures=figures,
+    )
+
+
+def spoil_at(
+    position: Game, puzzle_id: str, played: tuple[str, str] | None, tally: Tally
+) -> Puzzle | None:
+    """The spoil puzzle of ``position``, if it is one: the opponent has all pieces of one kind
+    placed, wins at once next turn with the real tile after the turn the game's player
+    chose, the mover has no win at once, and every turn that stops every winning turn of the
+    opponent's (whatever tile they draw) erupts on their huts; the answer, the first such
+    turn, must pass the margin screen."""
+    mover = position.to_move
+    if not destroyable(position, 1 - mover):
+        return None
+    threat = threat_played(position, played)
+    if threat is None:
+        return None
+    tally.spoil_screened += 1
+    work = Work(SPOIL_WORK)
+    try:
+        survey = survey_spoils(position, work, first=threat)
+    except OutOfWork:
+        tally.spoil_given_up += 1
+        return None
+    if not survey.complete or not survey.blocks:
+        return None
+    answer = next(iter(survey.blocks.values()))
+    tally.margin_checked += 1
+    margin = margin_of(
+        position, answer, lambda turn: _after_turn(position, turn, _lets_win(turn)), played
+    )
+    if margin is None or margin.value < MARGIN:
+        return None
+    figures = {
+        "placements": survey.placements,
+        "turns": survey.turns,
+        "refuted": survey.refuted,
+        "spoiling_groups": len(survey.blocks),
+        "work": SPOIL_WORK - work.left,
+        **margin.figures(),
+    }
+    eruptions = sum(1 for group in survey.blocks if group)
+    return Puzzle(
+        id=puzzle_id,
+        record=_record_prefix(position),
+        mover=mover,
+        answer=answer,
+        themes=(SPOIL,),
+        difficulty=2 if eruptions > 1 else 3,
+        figures=figures,
+    )
+
+
+SCREENS: Final[dict[str, str]] = {
+    "wins": "every turn start where the mover has one kind of piece all placed: a win at once",
+    "save": "every turn start where the mover has one kind all placed: a save",
+    "spoil": "every turn start where the opponent has one kind all placed: a spoil",
+    "block": "every turn start where the opponent would win after the turn played: a block",
+}
+"""What ``screen`` may look for at every turn start (``--block-every`` looks for a block
+once a game, at the loser's last turn)."""
+
+
+def screen(
+    source: Source, blocks: bool, kinds: tuple[str, ...] = ("wins",)
+) -> tuple[list[Puzzle], Tally]:
+    """Play one source's game and screen it: every turn start for the ``kinds`` of
+    ``SCREENS``, and (with ``blocks``) the loser's last turn before a win for a block."""
     tally = Tally(games=1)
     started = time.process_time()
     name, starts, finished = played_game(source)
     kept: list[Puzzle] = []
+    moves = [str(move) for move in finished.moves]
     for position in starts:
         tally.positions += 1
-        if candidate_kinds(position):
+        ply = position.ply
+        played = (moves[ply], moves[ply + 1]) if ply + 1 < len(moves) else None
+        if "wins" in kinds and candidate_kinds(position):
             tally.screened += 1
-            puzzle, survey = puzzle_at(position, f"{name}p{position.ply}")
+            puzzle, survey = puzzle_at(position, f"{name}p{ply}")
             tally.with_win += bool(survey.wins)
             if puzzle is not None:
                 kept.append(puzzle)
+        if "save" in kinds:
+            puzzle = save_at(position, f"{name}p{ply}s", played, tally)
+            if puzzle is not None:
+                kept.append(puzzle)
+                tally.kept_saves += 1
+        if "spoil" in kinds:
+            puzzle = spoil_at(position, f"{name}p{ply}x", played, tally)
+            if puzzle is not None:
+                kept.append(puzzle)
+                tally.kept_spoils += 1
+        if "block" in kinds:
+            puzzle = block_threat_at(position, f"{name}p{ply}b", played, tally)
+            if puzzle is not None:
+                kept.append(puzzle)
+                tally.kept_blocks += 1
     result = finished.result
     if (
         blocks
+        and "block" not in kinds  # the loser's last turn was screened with the others
         and result is not None
         and result.reason == Reason.VICTORY
         and len(starts) >= 2
@@ -280,7 +645,7 @@ def screen(source: Source, blocks: bool) -> tuple[list[Puzzle], Tally]:
     return kept, tally
 
 
-def _screen_one(job: tuple[Source, bool]) -> tuple[list[Puzzle], Tally]:
+def _screen_one(job: tuple[Source, bool, tuple[str, ...]]) -> tuple[list[Puzzle], Tally]:
     return screen(*job)
 
 
@@ -290,13 +655,19 @@ def make_puzzles(
     workers: int = 1,
     progress: Callable[[Tally], None] | None = None,
     every: int = 20,
+    kinds: tuple[str, ...] = ("wins",),
 ) -> tuple[list[Puzzle], Tally]:
-    """Screen every source's game (self-play game ``n`` also for a block when ``block_every``
-    divides ``n``; every stored game when it is not 0) on ``workers`` processes, and keep
-    the puzzles in the sources' order, reporting ``progress`` every ``every`` games. The
-    puzzles do not depend on the number of workers."""
+    """Screen every source's game for the ``kinds`` of ``SCREENS`` (self-play game ``n`` also
+    for a block when ``block_every`` divides ``n``; every stored game when it is not 0) on
+    ``workers`` processes, and keep the puzzles in the sources' order, reporting
+    ``progress`` every ``every`` games. The puzzles do not depend on the number of
+    workers."""
     jobs = [
-        (source, block_every > 0 and (source[0] == "record" or source[1] % block_every == 0))
+        (
+            source,
+            block_every > 0 and (source[0] == "record" or source[1] % block_every == 0),
+            kinds,
+        )
         for source in sources
     ]
     total = Tally()
@@ -319,22 +690,42 @@ def make_puzzles(
     return kept, total
 
 
-def puzzle_set(puzzles: list[Puzzle], tally: Tally, command: str) -> PuzzleSet:
-    """The data file's contents: the puzzles, the command that made them, the figures."""
-    figures: dict[str, float] = {
+def run_figures(tally: Tally) -> dict[str, float]:
+    """A run's figures as the data file holds them."""
+    return {
         "games": tally.games,
         "turn_starts": tally.positions,
         "screened": tally.screened,
         "with_win": tally.with_win,
-        "kept_wins": tally.kept - tally.kept_blocks,
+        "kept_wins": tally.kept - tally.kept_blocks - tally.kept_saves - tally.kept_spoils,
         "block_screened": tally.block_screened,
         "block_given_up": tally.block_given_up,
         "kept_blocks": tally.kept_blocks,
+        "save_screened": tally.save_screened,
+        "kept_saves": tally.kept_saves,
+        "spoil_screened": tally.spoil_screened,
+        "spoil_given_up": tally.spoil_given_up,
+        "kept_spoils": tally.kept_spoils,
+        "margin_checked": tally.margin_checked,
         "kept": tally.kept,
         "seconds": round(tally.seconds, 1),
         "cpu_seconds": round(tally.cpu, 1),
     }
-    return PuzzleSet(tuple(puzzles), command, figures)
+
+
+def puzzle_set(puzzles: list[Puzzle], tally: Tally, command: str) -> PuzzleSet:
+    """The data file's contents: the puzzles, the command that made them, the figures."""
+    return PuzzleSet(tuple(puzzles), command, run_figures(tally))
+
+
+def added_to(base: PuzzleSet, puzzles: list[Puzzle], tally: Tally, command: str) -> PuzzleSet:
+    """``base`` with a later run's puzzles added after its own (those whose id it already
+    holds are left out, so the puzzles it has keep their ids), and the run's command and
+    figures recorded under ``added``."""
+    known = {puzzle.id for puzzle in base.puzzles}
+    new = tuple(puzzle for puzzle in puzzles if puzzle.id not in known)
+    run = {"made_by": command, "figures": run_figures(tally), "new": len(new)}
+    return PuzzleSet(base.puzzles + new, base.made_by, base.figures, (*base.added, run))
 
 
 def ai_verdict(puzzle: Puzzle, level: int) -> Verdict:

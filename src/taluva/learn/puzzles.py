@@ -1,13 +1,19 @@
 """Puzzles: positions from self-play games where one turn (a tile and a build) is clearly best:
-it wins at once, or it alone stops the opponent's win at once next turn.
+it wins at once, it alone stops the opponent's win at once next turn (``block``; ``spoil``
+when only eruptions on the opponent's huts do), or it leaves no eruption that destroys the
+mover's huts (``save``).
 
 Every shipped puzzle (``puzzles.json``, made by ``taluva puzzles make``, see
 ``taluva.learn.puzzle_maker``) was checked exactly (``taluva.learn.puzzle_check``): every tile
-placement and every build after it were tried, and the turns that win (or block) all share one
-build, so the answer is that build, played after a placement that leaves it possible. An
-attempt is right when the engine, playing it, finds that it wins at once (or that no unseen
-tile then gives the opponent a winning turn); a wrong one is answered with what it misses and
-the answer. Web, terminal and server all read puzzles and check attempts here.
+placement and every build after it were tried. The turns that win (or block) all share one
+build, so the answer is that build, played after a placement that leaves it possible; a spoil's
+blocking turns all erupt on the opponent's huts; a save's saving turns share one placement or
+one build. Blocks, spoils and saves also passed the margin screen of the maker: the search
+gives the answer a far better winning chance than the best other turns. An attempt is right
+when the engine, playing it, finds that it wins at once (or that no unseen tile then gives the
+opponent a winning turn, or that no eruption can then destroy a hut of the solver's); a wrong
+one is answered with what it misses and the answer. Web, terminal and server all read puzzles
+and check attempts here.
 """
 
 from __future__ import annotations
@@ -22,8 +28,9 @@ from pathlib import Path
 from typing import Any, Final
 
 from taluva.engine.game import Game
+from taluva.engine.hexes import format_hex
 from taluva.engine.moves import EXPAND, HUT, TEMPLE, TILE, TOWER, Move
-from taluva.learn.puzzle_check import threat_after, wins_at_once
+from taluva.learn.puzzle_check import destroyable, threat_after, wins_at_once
 
 PUZZLES_FILE: Final = "puzzles.json"
 """The shipped puzzles, package data of ``taluva.learn``."""
@@ -34,6 +41,8 @@ THEMES: Final[dict[str, str]] = {
     "huts": "win at once by placing your last huts",
     "eruption": "only an eruption makes the winning build possible",
     "block": "stop your opponent's win at once, whatever tile they draw",
+    "save": "save your settlement: leave no eruption that destroys your huts",
+    "spoil": "stop your opponent's win by erupting on the huts they need",
 }
 """Each theme a puzzle may carry, with the words that describe it."""
 
@@ -72,8 +81,10 @@ class Puzzle:
     """One puzzle: the game so far (a record prefix), the side to move and the answer.
 
     ``answer`` is one right turn (tile placement, build); ``figures`` are the numbers of its
-    exact check (placements, turns, and winning turns and placements, or for a block the
-    turns refuted and the placements tried)."""
+    exact check (placements, turns, and winning turns and placements, or for a block or a
+    spoil the turns refuted and the placements tried, for a save the saving turns), and of
+    its margin screen (the winning chances after the answer and the best rival, in
+    percent)."""
 
     id: str
     record: dict[str, Any]
@@ -149,14 +160,30 @@ class Puzzle:
 
 BLOCK: Final = "block"
 """The theme of the puzzles where the answer stops the opponent's win instead of winning."""
+SAVE: Final = "save"
+"""The theme of the puzzles where the answer leaves no eruption that destroys a hut of the
+solver's, when one could before."""
+SPOIL: Final = "spoil"
+"""The theme of the block puzzles where every turn that stops the opponent's win erupts on
+their huts (so the settlement they needed is broken)."""
 
 
 def task_words(puzzle: Puzzle) -> str:
     """What the solver is asked, in words."""
+    if SPOIL in puzzle.themes:
+        return (
+            "Your opponent can win at once on their next turn: find the eruption that "
+            "destroys the huts they need, whatever tile they draw."
+        )
     if BLOCK in puzzle.themes:
         return (
             "Your opponent can win at once on their next turn: find the turn that stops "
             "them, whatever tile they draw."
+        )
+    if SAVE in puzzle.themes:
+        return (
+            "An eruption on your opponent's next turn could destroy your huts: find the "
+            "turn after which no eruption can."
         )
     return "Find the turn that wins the game at once: place the tile, then build."
 
@@ -168,6 +195,9 @@ class PuzzleSet:
     puzzles: tuple[Puzzle, ...]
     made_by: str = ""
     figures: dict[str, float] = field(default_factory=dict)
+    added: tuple[dict[str, Any], ...] = ()
+    """Later runs whose puzzles were added to the first's (``taluva puzzles make --add``):
+    each one's command, figures and number of new puzzles."""
 
     def by_id(self, puzzle_id: str) -> Puzzle:
         for puzzle in self.puzzles:
@@ -177,31 +207,38 @@ class PuzzleSet:
 
     def with_theme(self, theme: str | None) -> tuple[Puzzle, ...]:
         """The puzzles of one theme (all of them for None); raise PuzzleError for a theme
-        that does not exist."""
+        that does not exist or has no puzzles in this set."""
         if theme is None or theme == "":
             return self.puzzles
         if theme not in THEMES:
             raise PuzzleError(f"no theme {theme!r}: choose one of {', '.join(THEMES)}")
-        return tuple(p for p in self.puzzles if theme in p.themes)
+        chosen = tuple(p for p in self.puzzles if theme in p.themes)
+        if not chosen:
+            raise PuzzleError(f"no theme {theme!r} here: no puzzle of it was found yet")
+        return chosen
 
     def theme_counts(self) -> dict[str, int]:
-        return {theme: len(self.with_theme(theme)) for theme in THEMES}
+        return {theme: sum(theme in p.themes for p in self.puzzles) for theme in THEMES}
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "made_by": self.made_by,
-            "figures": self.figures,
-            "puzzles": [p.to_json() for p in self.puzzles],
-        }
+        data: dict[str, Any] = {"made_by": self.made_by, "figures": self.figures}
+        if self.added:
+            data["added"] = list(self.added)
+        data["puzzles"] = [p.to_json() for p in self.puzzles]
+        return data
 
     @classmethod
     def from_json(cls, data: Any) -> PuzzleSet:
         if not isinstance(data, dict) or not isinstance(data.get("puzzles"), list):
             raise PuzzleError("a puzzle file is a JSON object with a 'puzzles' list")
+        added = data.get("added", [])
+        if not isinstance(added, list) or not all(isinstance(run, dict) for run in added):
+            raise PuzzleError("a puzzle file's 'added' is a list of the runs added")
         return cls(
             tuple(Puzzle.from_json(p) for p in data["puzzles"]),
             str(data.get("made_by", "")),
             dict(data.get("figures", {})),
+            tuple(added),
         )
 
     def save(self, path: Path) -> None:
@@ -268,8 +305,12 @@ def _still_to_place(game: Game, mover: int) -> str:
 def answer_words(puzzle: Puzzle) -> str:
     """The answer, in words."""
     tile, build = puzzle.answer
+    if SPOIL in puzzle.themes:
+        return f"The turn that stops them: {tile}, erupting on their huts, then {build}."
     if BLOCK in puzzle.themes:
         return f"The turn that stops them: {tile}, then {build}."
+    if SAVE in puzzle.themes:
+        return f"The turn that saves your huts: {tile}, then {build}."
     kind = Move.parse(build).kind
     piece = {TEMPLE: "your last temple", TOWER: "your last tower"}.get(
         kind, "your last huts" if kind in (HUT, EXPAND) else "your last pieces"
@@ -296,8 +337,10 @@ def check_attempt(puzzle: Puzzle, tile: str, build: str) -> Verdict:
     hint = answer_words(puzzle)
     if reason is not None:
         return Verdict(False, f"That move is not allowed: {reason}. {hint}", puzzle.answer, played)
-    if BLOCK in puzzle.themes:
+    if BLOCK in puzzle.themes or SPOIL in puzzle.themes:
         return _judge_block(puzzle, game, played, hint)
+    if SAVE in puzzle.themes:
+        return _judge_save(puzzle, game, played, hint)
     if wins_at_once(game, puzzle.mover):
         return Verdict(True, "Right: that turn wins the game at once.", puzzle.answer, played)
     missing = _still_to_place(game, puzzle.mover)
@@ -321,6 +364,31 @@ def _judge_block(puzzle: Puzzle, game: Game, played: tuple[str, str], hint: str)
     words = (
         f"After {played[0]}, then {played[1]}, your opponent wins at once if they draw "
         f"{threat.tile}: {tile}, then {build}. {hint}"
+    )
+    return Verdict(False, words, puzzle.answer, played)
+
+
+def _judge_save(puzzle: Puzzle, game: Game, played: tuple[str, str], hint: str) -> Verdict:
+    """A save puzzle's attempt, played: right when no eruption can then destroy a hut of the
+    solver's (whatever tile the opponent draws: where an eruption may go does not depend on
+    it) and the turn destroyed none of theirs."""
+    mover = puzzle.mover
+    if game.is_over:
+        won = wins_at_once(game, mover)
+        words = "That wins at once, which is even better." if won else "The game ended."
+        return Verdict(won, words, puzzle.answer, played)
+    lost = game.destroyed_huts(mover) - puzzle.game().destroyed_huts(mover)
+    if lost:
+        words = f"{played[0]} destroys your own huts: that is no way to save them. {hint}"
+        return Verdict(False, words, puzzle.answer, played)
+    threats = destroyable(game, mover)
+    if not threats:
+        words = "Right: no eruption can destroy any of your huts now."
+        return Verdict(True, words, puzzle.answer, played)
+    hut, eruption = next(iter(sorted(threats.items())))
+    words = (
+        f"After {played[0]}, then {played[1]}, your opponent can still erupt with "
+        f"{eruption} and destroy your hut at {format_hex(hut)}. {hint}"
     )
     return Verdict(False, words, puzzle.answer, played)
 

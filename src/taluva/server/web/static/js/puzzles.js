@@ -217,7 +217,7 @@ export class PuzzlesPage extends PositionPage {
   cardParts(puzzle) {
     const select = h("select", { id: "puzzle-theme", "aria-label": "Theme", onchange: (e) => this.chooseTheme(e.target.value) },
       h("option", { value: "" }, "Every theme"),
-      ...this.themes.map((t) => h("option", { value: t.id, title: t.words }, `${t.words} (${t.count})`)));
+      ...this.themes.filter((t) => t.count).map((t) => h("option", { value: t.id, title: t.words }, `${t.words} (${t.count})`)));
     select.value = this.theme;
     const rating = this.player
       ? h("span", { class: "puzzle-rating", id: "puzzle-rating" }, `Puzzle rating ${this.player.rating}`)
