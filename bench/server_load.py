@@ -26,6 +26,9 @@ PostgreSQL and redis-server, in a temporary folder) unless ``--database`` names 
 two processes each game is played through one process and watched by a spectator on the
 other, and the report adds the latency from sending a move to the spectator's broadcast.
 
+``--servers`` with ``--against REV`` measures REV before the working tree at each count, and
+counts the "missed a change" warnings each run's servers logged.
+
 ``--against REV`` measures an earlier commit in the same run: REV's ``src`` is exported
 with ``git archive`` into a temporary folder and its server started with ``PYTHONPATH``
 there; the two servers take turns (REV, then the working tree, ``--rounds`` times), each on
@@ -37,6 +40,7 @@ a fresh database with the same load, and the report gives both and their ratios.
     .venv/bin/python bench/server_load.py --games 200 --seconds 12 --against HEAD~3
     .venv/bin/python bench/server_load.py --games 200 --think 0.5 --against HEAD~3
     .venv/bin/python bench/server_load.py --games 1000 --seconds 20 --servers 1,2
+    .venv/bin/python bench/server_load.py --games 200 --seconds 20 --servers 1,2 --against HEAD
     .venv/bin/python bench/server_load.py --url http://127.0.0.1:8080 --games 50 --think 0.5
 
 ``--url URL`` drives a cluster that is already running, through any address (its nginx, or
@@ -64,6 +68,7 @@ import sys
 import tempfile
 import threading
 import time
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -130,9 +135,21 @@ def start_server(
     for line in process.stderr:
         if "Uvicorn running on" in line:
             # Keep reading its log so a chatty server never blocks on a full pipe.
-            threading.Thread(target=process.stderr.read, daemon=True).start()
+            threading.Thread(target=count_missed, args=(process.stderr,), daemon=True).start()
             return process
     raise SystemExit("the server did not start:\n" + (process.stderr.read() or ""))
+
+
+MISSED: list[int] = [0]
+"""How many times the servers started so far logged that a game had missed a change made by
+another process (each one a game read again from the database)."""
+
+
+def count_missed(log: Any) -> None:
+    """Read a server's log to its end, counting its "missed a change" warnings."""
+    for line in log:
+        if "missed a change" in line:
+            MISSED[0] += 1
 
 
 def export_path(revision: str, folder: Path, path: str, option: str = "--against") -> Path:
@@ -394,17 +411,21 @@ async def new_game(
 
 async def play(
     bases: list[str],
-    http: httpx.AsyncClient,
+    https: list[httpx.AsyncClient],
     number: int,
     window: Window,
     totals: Totals,
     think: float = 0.0,
+    routed: bool = False,
 ) -> None:
     """One scripted client: play random legal moves until the deadline, game after game,
     through server ``bases[number % len(bases)]``, watched from the next one if any; with
-    ``think``, wait that many seconds on average (exponentially spread) before each move."""
+    ``think``, wait that many seconds on average (exponentially spread) before each move.
+    ``routed``: each game created through the servers in turn and played through the one its
+    id picks (as nginx's hash does), unwatched."""
     base = bases[number % len(bases)]
-    watched = bases[(number + 1) % len(bases)] if len(bases) > 1 else None
+    watched = bases[(number + 1) % len(bases)] if len(bases) > 1 and not routed else None
+    http = https[number % len(https)] if routed else https[0]
     rng = random.Random(number)
     backoff = Backoff(rng, window)
     arrived = False
@@ -414,6 +435,8 @@ async def play(
         if game is None:
             return
         game_id, tokens = game
+        if routed:
+            base = bases[zlib.crc32(game_id.encode()) % len(bases)]
         async with contextlib.AsyncExitStack() as stack:
             ws = await stack.enter_async_context(
                 connect(f"ws://{base}/ws/games/{game_id}", max_size=2**22, open_timeout=120)
@@ -747,13 +770,22 @@ async def run(
     seconds: float,
     pids: list[int] | None = None,
     think: float = 0.0,
+    routed: bool = False,
 ) -> tuple[Totals, float, float]:
     """Play the load; the totals, the measured seconds and the servers' CPU seconds in them."""
     totals = Totals()
     limits = httpx.Limits(max_connections=64)
     window = Window(games, seconds, pids or [])
-    async with httpx.AsyncClient(base_url=f"http://{bases[0]}", limits=limits, timeout=60) as http:
-        await asyncio.gather(*(play(bases, http, n, window, totals, think) for n in range(games)))
+    async with contextlib.AsyncExitStack() as stack:
+        https = [
+            await stack.enter_async_context(
+                httpx.AsyncClient(base_url=f"http://{base}", limits=limits, timeout=60)
+            )
+            for base in bases
+        ]
+        await asyncio.gather(
+            *(play(bases, https, n, window, totals, think, routed) for n in range(games))
+        )
     totals.client_cpu, server_cpu = window.close()
     return totals, window.seconds if window.open else 0.0, server_cpu
 
@@ -802,7 +834,7 @@ def measure(
         bases = [f"127.0.0.1:{port}" for port in ports]
         pids = [process.pid for process in processes]
         totals, elapsed, cpu_used = asyncio.run(
-            run(bases, args.games, args.seconds, pids, args.think)
+            run(bases, args.games, args.seconds, pids, args.think, args.routed)
         )
     finally:
         for process in processes:
@@ -947,7 +979,15 @@ def main() -> None:
         help="measure with N server processes on one PostgreSQL and one Redis, for each N "
         "listed in turn (e.g. 1,2); started by the bench unless --database is given",
     )
+    parser.add_argument(
+        "--routed",
+        action="store_true",
+        help="with --servers: create games through the processes in turn and play each "
+        "through the one its id picks, as nginx's hash does, with no spectator elsewhere",
+    )
     args = parser.parse_args()
+    if args.routed and not args.servers:
+        parser.error("--routed goes with --servers")
     if args.url:
         if not args.url.startswith(("http://", "https://")):
             parser.error(f"--url {args.url!r}: expected http://HOST:PORT or https://...")
@@ -965,8 +1005,8 @@ def main() -> None:
             parser.error(f"--servers {args.servers!r}: expected numbers such as 1,2")
         if not all(1 <= count <= 8 for count in counts):
             parser.error("--servers: each count must be 1-8")
-        if args.against or args.server:
-            parser.error("--servers starts its own servers of the working tree alone")
+        if args.server:
+            parser.error("--servers starts its own servers: leave out --server")
         if args.database and not args.database.startswith("postgresql"):
             parser.error("--servers needs a PostgreSQL --database (or none: the bench starts one)")
         multi_server(args, counts)
@@ -1030,27 +1070,37 @@ def cluster_at(url: str, games: int, seconds: float, think: float, creators: int
 
 
 def multi_server(args: argparse.Namespace, counts: list[int]) -> None:
-    """Measure the working tree with each count of server processes on PostgreSQL + Redis,
-    a fresh database each, and print them side by side."""
+    """Measure the working tree (and, with ``--against``, that revision before it each time)
+    with each count of server processes on PostgreSQL + Redis, a fresh database each, and
+    print them side by side with the "missed a change" warnings the servers logged."""
     load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
     print(f"machine: {os.cpu_count()} cores (load average {load}), database postgresql + redis")
-    with postgres_and_redis() as (server, redis):
+    with postgres_and_redis() as (server, redis), tempfile.TemporaryDirectory() as folder:
+        sides: list[tuple[str, Path | None]] = [("working tree", None)]
+        if args.against:
+            sides.insert(0, (args.against, export_source(args.against, Path(folder))))
         results = []
-        for number, count in enumerate(counts):
-            database = fresh_database(args.database or server, f"bench_{number}")
-            result = measure(f"{count} server process(es)", args, None, database, redis, count)
-            report(result, args.games)
-            results.append((count, result))
+        for count in counts:
+            for label, source in sides:
+                database = fresh_database(args.database or server, f"bench_{len(results)}")
+                missed = MISSED[0]
+                name = f"{count} server process(es), {label}" + (", routed" if args.routed else "")
+                result = measure(name, args, source, database, redis, count)
+                report(result, args.games)
+                results.append((count, label, result, MISSED[0] - missed))
     print()
-    print("| server processes | moves/s | p50 (ms) | p99 (ms) | p99 to the other process (ms) |")
-    print("|---:|---:|---:|---:|---:|")
-    for count, result in results:
+    print(
+        "| server processes | server | moves/s | p50 (ms) | p99 (ms) "
+        "| p99 to the other process (ms) | server CPU per move (ms) | 'missed a change' |"
+    )
+    print("|---:|---|---:|---:|---:|---:|---:|---:|")
+    for count, label, result, missed in results:
         figures = combined(str(count), [result])
         remote = result.totals.remote_latencies
         other = f"{percentile(remote, 0.99) * 1000:.1f}" if remote else "-"
         print(
-            f"| {count} | {figures['moves/s']:.0f} | {figures['p50']:.1f} | "
-            f"{figures['p99']:.1f} | {other} |"
+            f"| {count} | {label} | {figures['moves/s']:.0f} | {figures['p50']:.1f} | "
+            f"{figures['p99']:.1f} | {other} | {figures['cpu']:.2f} | {missed} |"
         )
 
 

@@ -52,7 +52,9 @@ async def _nothing() -> None:
     return None
 
 
-def test_a_broadcast_reaches_the_other_process_in_order_and_not_its_own(redis_url: str) -> None:
+def test_a_broadcast_reaches_the_other_process_holding_its_game_in_order_and_not_its_own(
+    redis_url: str,
+) -> None:
     async def scenario() -> tuple[list[Got], list[Got]]:
         first, second = Bus(redis_url), Bus(redis_url)
         got_first: list[Got] = []
@@ -66,6 +68,11 @@ def test_a_broadcast_reaches_the_other_process_in_order_and_not_its_own(redis_ur
 
         await first.start(to_first, _nothing)
         await second.start(to_second, _nothing)
+        # each follows the game the other broadcasts, and its own: a process hears only the
+        # games it holds, and never its own broadcasts
+        await asyncio.gather(
+            second.follow("game-a"), first.follow("game-b"), first.follow("game-a")
+        )
         for ply in range(50):
             first.publish("game-a", ply, {"status": "live"}, f'{{"type":"move","ply":{ply}}}')
         second.publish("game-b", 3, {}, '{"type":"chat"}')

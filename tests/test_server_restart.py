@@ -122,6 +122,8 @@ def test_an_ai_turn_cut_off_by_a_restart_is_played_after_it(tmp_path: Path) -> N
     async def after_restart(game_id: str) -> list[str]:
         service = GameService(settings)
         await service.start()
+        assert service.resuming is not None
+        assert await service.resuming == 1  # no one opened the game: found by the database
         room = service.rooms[game_id]
         assert room.ai_task is not None
         await room.ai_task

@@ -1,11 +1,13 @@
-"""The fan-out between server processes: every broadcast of one process reaches the clients
-of all the others, through Redis pub/sub.
+"""The fan-out between server processes: every broadcast of one process reaches the other
+processes that hold the same game, through Redis pub/sub.
 
 One process alone needs none of this (``Bus.local()`` delivers nothing elsewhere). With
-``taluva serve --redis URL`` each process publishes what it broadcasts on one channel and
-hands what the others publish to the service, which brings its copy of the game up to date
-before passing the message on to its own clients. Redis keeps the order of one publisher's
-messages, so a game's moves arrive in order.
+``taluva serve --redis URL`` each process publishes what it broadcasts on its game's own
+channel (``channel``), follows the channels of the games it holds (``follow``, ``unfollow``),
+and hands what the others publish there to the service, which brings its copy of the game up
+to date before passing the message on to its own clients. A process that does not hold a game
+receives nothing of it. Redis keeps the order of one publisher's messages, so a game's moves
+arrive in order.
 """
 
 from __future__ import annotations
@@ -20,7 +22,14 @@ from typing import Any
 
 log = logging.getLogger("taluva.server")
 
-CHANNEL = "taluva:broadcasts"
+CHANNEL = "taluva:bus"
+"""The channel every process subscribes to from its start: it keeps the connection open while
+no game is held (nothing is published on it)."""
+GAME_CHANNEL = "taluva:game:"
+"""The prefix of each game's channel: ``taluva:game:`` and the game's id."""
+POLL_SECONDS = 0.02
+"""How long the listener waits for a message before it sends the subscriptions asked for
+meanwhile (a message is handled as soon as it comes)."""
 RECONNECT_SECONDS = (0.1, 0.5, 1.0, 2.0, 5.0)
 OUTBOX_LIMIT = 100_000
 """Messages waiting to be published before the oldest are dropped (Redis unreachable)."""
@@ -30,6 +39,11 @@ Deliver = Callable[[str, int, dict[str, Any], str], Awaitable[None]]
 ``sync`` being what the sender keeps about the game beyond the message (its status, clock)."""
 Resync = Callable[[], Awaitable[None]]
 """What the service does after the connection was lost: messages may have been missed."""
+
+
+def channel(game_id: str) -> str:
+    """The channel of one game's broadcasts."""
+    return GAME_CHANNEL + game_id
 
 
 def envelope(origin: str, game_id: str, ply: int, sync: dict[str, Any], text: str) -> str:
@@ -54,10 +68,18 @@ class Bus:
     def __init__(self, url: str | None) -> None:
         self.url = url
         self.origin = secrets.token_hex(6)
-        self._outbox: asyncio.Queue[str] | None = None
+        self._outbox: asyncio.Queue[tuple[str, str]] | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._client: Any = None
         self.connected = asyncio.Event()
+        self.following: set[str] = set()
+        """The games whose channels this process follows (those it holds)."""
+        self._subscribed: set[str] = set()
+        """The games whose subscription was sent on the current connection."""
+        self._confirmed: set[str] = set()
+        self._waiting: dict[str, list[asyncio.Future[None]]] = {}
+        self._changed = True
+        """Whether ``following`` changed since the subscriptions were last sent."""
 
     @classmethod
     def local(cls) -> Bus:
@@ -85,11 +107,34 @@ class Bus:
         ]
         await asyncio.wait_for(self.connected.wait(), timeout=10.0)
 
+    def follow(self, game_id: str) -> asyncio.Future[None]:
+        """Subscribe to a game's broadcasts (sent within ``POLL_SECONDS``); the future is
+        done once Redis confirmed it, so that whatever is stored after that is heard."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        if self.url is None:
+            future.set_result(None)
+            return future
+        self.following.add(game_id)  # kept even if an unfollow has not been sent yet
+        self._changed = True
+        if game_id in self._confirmed:
+            future.set_result(None)
+        else:
+            self._waiting.setdefault(game_id, []).append(future)
+        return future
+
+    def unfollow(self, game_id: str) -> None:
+        """Stop receiving a game's broadcasts (the process let the game go)."""
+        self.following.discard(game_id)
+        self._changed = True
+        for future in self._waiting.pop(game_id, []):
+            if not future.done():
+                future.set_result(None)
+
     def publish(self, game_id: str, ply: int, sync: dict[str, Any], text: str) -> None:
-        """Queue a broadcast for the other processes (never waits)."""
+        """Queue a broadcast for the other processes that hold the game (never waits)."""
         if self._outbox is None:
             return
-        data = envelope(self.origin, game_id, ply, sync, text)
+        data = (channel(game_id), envelope(self.origin, game_id, ply, sync, text))
         try:
             self._outbox.put_nowait(data)
         except asyncio.QueueFull:
@@ -106,8 +151,8 @@ class Bus:
             for attempt in range(len(RECONNECT_SECONDS) + 1):
                 try:
                     async with self._client.pipeline(transaction=False) as pipe:
-                        for data in batch:
-                            pipe.publish(CHANNEL, data)
+                        for name, data in batch:
+                            pipe.publish(name, data)
                         await pipe.execute()
                     break
                 except asyncio.CancelledError:
@@ -121,16 +166,22 @@ class Bus:
     async def _listen_loop(self, deliver: Deliver, resync: Resync) -> None:
         failures = 0
         while True:
-            pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+            pubsub = self._client.pubsub()
+            self._subscribed, self._confirmed = set(), set()
+            self._changed = True
             try:
                 await pubsub.subscribe(CHANNEL)
+                await self._subscribe(pubsub)
                 if failures:
                     log.warning("reconnected to Redis: bringing every game up to date")
                     await resync()
                 failures = 0
                 self.connected.set()
-                async for message in pubsub.listen():
-                    await self._deliver(message, deliver)
+                while True:
+                    message = await pubsub.get_message(timeout=POLL_SECONDS)
+                    if message is not None:
+                        await self._deliver(message, deliver)
+                    await self._subscribe(pubsub)
             except asyncio.CancelledError:
                 raise
             except Exception as error:
@@ -142,13 +193,41 @@ class Bus:
                 with contextlib.suppress(Exception):  # a connection already gone
                     await pubsub.aclose()
 
+    async def _subscribe(self, pubsub: Any) -> None:
+        """Send the subscriptions and unsubscriptions asked for since the last time."""
+        if not self._changed:
+            return
+        self._changed = False
+        joining = self.following - self._subscribed
+        leaving = self._subscribed - self.following
+        if joining:
+            await pubsub.subscribe(*(channel(game_id) for game_id in sorted(joining)))
+            self._subscribed |= joining
+        if leaving:
+            await pubsub.unsubscribe(*(channel(game_id) for game_id in sorted(leaving)))
+            self._subscribed -= leaving
+            self._confirmed -= leaving
+
+    def _confirm(self, name: str) -> None:
+        """Redis confirmed a subscription: the loads waiting for it may read their game."""
+        game_id = name.removeprefix(GAME_CHANNEL)
+        if name == game_id or game_id not in self._subscribed:
+            return
+        self._confirmed.add(game_id)
+        for future in self._waiting.pop(game_id, []):
+            if not future.done():
+                future.set_result(None)
+
     async def _deliver(self, message: dict[str, Any], deliver: Deliver) -> None:
+        if message.get("type") == "subscribe":
+            self._confirm(str(message.get("channel")))
+            return
         if message.get("type") != "message":
             return
         try:
             origin, game_id, ply, sync, text = open_envelope(message["data"])
         except (ValueError, KeyError, TypeError):
-            log.error("ignored a malformed broadcast on %s", CHANNEL)
+            log.error("ignored a malformed broadcast on %s", message.get("channel"))
             return
         if origin == self.origin:
             return

@@ -14,6 +14,7 @@ import time
 from typing import Any, Final
 
 from taluva.server.errors import ApiError
+from taluva.server.storage.store import clock_deadline
 
 FISCHER: Final = "fischer"
 TURN: Final = "turn"
@@ -154,11 +155,9 @@ def remaining_at(clock: dict[str, Any], at: int) -> list[int | None]:
 
 
 def deadline(clock: dict[str, Any] | None) -> int | None:
-    """When the running seat's time runs out (milliseconds since the epoch), or None."""
-    if clock is None or clock["running"] is None:
-        return None
-    seat = clock["running"]
-    return int(clock["since"] + clock["remaining"][seat])
+    """When the running seat's time runs out (milliseconds since the epoch), or None: the
+    rule the store keeps in ``games.deadline`` (``store.clock_deadline``)."""
+    return clock_deadline(clock)
 
 
 def clock_view(clock: dict[str, Any] | None, at: int) -> dict[str, Any] | None:

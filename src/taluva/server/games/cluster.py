@@ -1,9 +1,12 @@
 """One server process among several (``taluva serve --redis URL``, on one PostgreSQL).
 
-Every process can serve every game. The database stays the authority: of two moves for the
-same ply, from any processes, only one is stored. What one process broadcasts, the others
-receive through the ``Bus`` and pass on to their own clients, after bringing their copy of
-the game up to date (applying the move, or reading the game again). AI turns go to the
+Every process can serve every game, and holds those opened on it (``games.registry``); nginx
+sends each game's requests to one process (``deploy/nginx``), so in the normal case one
+process holds a game. The database stays the authority: of two moves for the same ply, from
+any processes, only one is stored. What one process broadcasts goes on its game's channel
+(``cluster.bus``): the other processes holding that game receive it and pass it on to their
+own clients, after bringing their copy of the game up to date (applying the move, or reading
+the game again); the others receive nothing. AI turns go to the
 Redis job queue (``taluva.server.ai.queue``) that ``taluva ai-worker`` processes serve, and
 their answers come back to whichever server process takes them, which plays them like any move.
 Each process also tells the others which seats have a client connected to it
@@ -11,9 +14,11 @@ Each process also tells the others which seats have a client connected to it
 has, so that no process lets the others claim the win against a player connected elsewhere.
 
 Nothing a game needs to go on lives only in Redis. Every second (and at once when Redis comes
-back) each process reconciles its games with the database (``_reconcile``): it reads again a
-game changed elsewhere, asks again for every AI turn due (a live game whose seat to move is
-an AI, as its stored moves say) that has no live job, and ends the games whose clock ran out
+back) each process reconciles the games it holds with the database (``_reconcile``): it reads
+again a game that missed a change made elsewhere (behind the database at two looks in a row:
+at one look, a broadcast may simply be on its way), asks again for every AI turn due (a live
+game whose seat to move is an AI, as its stored moves say) that has no live job, among the
+games it does not hold too every ``AI_RESCAN_SECONDS``, and ends the games whose clock ran out
 while the database or Redis was down. An AI answer it cannot store is left unacknowledged,
 and taken again once the database is back.
 """
@@ -24,6 +29,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -45,8 +51,13 @@ log = logging.getLogger("taluva.server")
 RESULT_WAIT_MS = 1000
 HEAL_SECONDS = 1.0
 """How often a process reconciles its games with the database: a broadcast lost with a
-process that died right after storing a change is made good within this, and an AI turn due
-with no live job (lost with Redis's data, or never asked while Redis was down) is asked for."""
+process that died right after storing a change is made good within two of these, and an AI
+turn due with no live job (lost with Redis's data, or never asked while Redis was down) in a
+game this process holds is asked for."""
+AI_RESCAN_SECONDS = 30.0
+"""How often the reconciliation also looks at the live games with an AI seat that this
+process does not hold (read without being kept), for an AI turn due with no live job: the
+process that held the game may have stopped."""
 QUIET_TYPES = frozenset({"chat", "rematch", "review"})
 """Broadcasts that change nothing a process keeps about the game: passed on as they are."""
 PRESENCE = "presence"
@@ -84,6 +95,8 @@ class Cluster:
         self._failing: set[str] = set()
         """What the last reconciliation could not reach ("database", "redis"): each outage
         is logged once, and its end starts the checks that may have been missed."""
+        self._rescanned: float | None = None
+        """When the AI turns of the games not held here were last looked at (monotonic)."""
 
     async def start(self) -> None:
         """Connect to Redis and start taking broadcasts and AI answers."""
@@ -155,8 +168,8 @@ class Cluster:
     async def _deliver(self, game_id: str, ply: int, sync: dict[str, Any], text: str) -> None:
         """Queue another process's message for its game: the games are handled side by
         side, each one's messages in order."""
-        if self.rooms.get(game_id) is None:
-            return  # nobody here watches it; it is read afresh when someone does
+        if self.rooms.get(game_id) is None and not self.rooms.loading(game_id):
+            return  # let go meanwhile; it is read afresh when someone opens it again
         inbox = self._inboxes.get(game_id)
         if inbox is not None:
             inbox.append((sync, text))
@@ -177,6 +190,10 @@ class Cluster:
 
     async def _handle_one(self, game_id: str, sync: dict[str, Any], text: str) -> None:
         room = self.rooms.get(game_id)
+        if room is None and self.rooms.loading(game_id):
+            # heard while the game was being read: the read may or may not hold the change
+            with contextlib.suppress(ApiError):
+                room = await self.rooms.load(game_id)
         if room is None:
             return
         try:
@@ -192,8 +209,16 @@ class Cluster:
                 # Bringing the room up to date tells its listeners, so this process asks
                 # for the AI's turn too, as the one that made the change did; whichever asks
                 # first wins, so the turn is asked for even if that process dies meanwhile.
-                if kind != "move" or not self.rooms.apply_remote(room, message, sync):
+                if kind == "move" and not self.rooms.apply_remote(room, message, sync):
+                    # not this room's next move: one it has already (another process's
+                    # broadcasts held through a Redis outage arrive late) or one after a move
+                    # it missed. Its players get where the game stands (if that moved), never
+                    # an older move than they have seen.
                     await self.rooms.resync(room)
+                    self._hear(room, sync)
+                    return
+                if kind != "move":
+                    await self.rooms.resync(room, tell=False)  # the message goes on below
         for subscriber in list(room.subscribers):
             subscriber.send(text)
         self._hear(room, sync)
@@ -248,10 +273,7 @@ class Cluster:
         broadcast arriving, and show its players where it stands."""
         for room in await self.rooms.stale():
             async with room.lock:
-                await self.rooms.resync(room)
-            text = to_json({"type": "state", "state": room.state()})
-            for subscriber in list(room.subscribers):
-                subscriber.send(text)
+                await self.rooms.resync(room)  # which shows its players where it stands
             log.warning("game %s had missed a change made by another process", room.id)
 
     async def _play_kept(self) -> None:
@@ -278,17 +300,28 @@ class Cluster:
 
     async def _ask_due(self) -> None:
         """Ask for every AI turn the database says is due and no live job or answer holds
-        (the script asks once, whichever processes ask)."""
+        (the script asks once, whichever processes ask): in the games this process holds,
+        and every ``AI_RESCAN_SECONDS`` in the others too (each read, not kept)."""
         if self.ai_seats.closing:
             return
         store = self.rooms.database.store
         due = await self.rooms.database.run(store.live_ai_games)
+        at = time.monotonic()
+        rescan = self._rescanned is None or at - self._rescanned >= AI_RESCAN_SECONDS
+        if rescan:
+            self._rescanned = at
         for game_id, ply in due.items():
-            try:
-                room = await self.rooms.load(game_id)
-            except ApiError:
-                continue  # not a game this server can load (a malformed id)
-            if room.game.ply != ply:
+            room = self.rooms.get(game_id)
+            if room is None:
+                if not rescan:
+                    continue
+                try:
+                    room = await self.rooms.peek(game_id)
+                except ApiError:
+                    continue
+                if room is None or room.game.ply != ply:
+                    continue  # gone, or moved on meanwhile: looked at again next time
+            elif room.game.ply != ply:
                 async with room.lock:
                     await self.rooms.resync(room)
             asked = self.ai_seats.job(room)
@@ -332,8 +365,11 @@ class Cluster:
         """Play an AI answer; False if it could not be stored (the database is down), to be
         tried again, True once it is played, stale or refused."""
         try:
+            held = self.rooms.get(result.game_id) is not None
             room = await self.rooms.load(result.game_id)
             await self.ai_seats.play_result(room, result)
+            if not held:
+                self.rooms.idle_now(room)  # its players are on the process nginx picks
         except asyncio.CancelledError:
             raise
         except (ApiError, IllegalMove) as error:

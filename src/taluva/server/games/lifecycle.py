@@ -17,7 +17,7 @@ import logging
 import math
 import secrets
 from collections.abc import Coroutine
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
 from sqlalchemy import update
@@ -58,6 +58,13 @@ ABORT_TURNS: Final = 2
 players may abort it."""
 CANCELLED_REASON: Final = "cancelled"
 """The ``reason`` of the result of a game its host cancelled before it started."""
+DUE_SECONDS: Final = 1.0
+"""How often a process asks the database for the games whose clock is about to run out (the
+ones it does not hold), and lets go of its idle games."""
+DUE_LEAD_MS: Final = 2000
+"""How far ahead of a clock's end its game is loaded, so that its timer rings on time."""
+NEVER: Final = datetime(1970, 1, 1, tzinfo=UTC)
+"""An ``idle_since`` that no game matches: the deadlines alone are asked for."""
 DEADLINE_RETRY: Final = 1.0
 """Seconds before a clock that ran out is applied again when applying it failed (the
 database down): the clock keeps running through the outage without a busy retry."""
@@ -78,6 +85,9 @@ def store_change(
     the same transaction; False if the game moved on first (nothing written). The ply
     matters with several server processes: a clock read from a copy of the game that has
     not yet heard of a move stored elsewhere must not time that move's player out."""
+    if "clock" in values:
+        running = values.get("status", LIVE) == LIVE
+        values = {**values, "deadline": clocks.deadline(values["clock"]) if running else None}
     where = [_GAMES.c.id == game_id, _GAMES.c.status.in_(statuses)]
     if ply is not None:
         where.append(_GAMES.c.ply == ply)
@@ -100,6 +110,11 @@ class Lifecycle:
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._closing = False
+        self.watch_ahead = 0.0
+        """Seconds before a clock runs out from which its game is held (loaded, and kept
+        while idle): what looks at the held games' clocks ahead of time (the notices'
+        warning that a turn-based clock runs out soon) sees it."""
+        rooms.pins.append(self._ending_soon)
 
     # ------------------------------------------------------------------ creation and start
 
@@ -129,19 +144,82 @@ class Lifecycle:
         self.rooms.changed(room)
 
     async def start(self) -> None:
-        """After the games are loaded: apply the clocks that ran out and the abandonments
-        due while the server was down, start clocks a crash left stopped, arm the timers,
-        and check for abandoned games from now on."""
-        for room in list(self.rooms.live.values()):
-            try:
-                async with room.lock:
-                    if room.meta.status == LIVE and not await self.expire_due(room):
-                        await self.started(room)
-            except Exception:
-                log.exception("the clock of game %s cannot be resumed", room.id)
-            self.arm(room)
+        """End the games whose clock ran out or that were abandoned while the server was
+        down (each loaded for it), and from now on load the games whose clock is about to
+        run out, check for abandoned games, and let go of idle ones."""
+        await self.attend()
         await self.sweep()
+        self._spawn(self._attend_forever())
         self._spawn(self._sweep_forever())
+
+    async def resume(self, room: Room) -> None:
+        """A room was read from the database: end its turn if its clock ran out, start a
+        clock a crash left stopped, and arm its timer (one of ``Rooms.settle``)."""
+        if room.meta.status != LIVE or self._closing:
+            return
+        try:
+            async with room.lock:
+                if room.meta.status == LIVE and not await self.expire_due(room):
+                    await self.started(room)
+        except Exception as error:
+            log.error(
+                "the clock of game %s cannot be resumed (%s)",
+                room.id,
+                error,
+                exc_info=not unreachable(error),
+            )
+        self.arm(room)
+
+    def disarm(self, room: Room) -> None:
+        """A room was let go: its timer goes (the database's deadline query finds it again)."""
+        timer = self._timers.pop(room.id, None)
+        if timer is not None:
+            timer.cancel()
+
+    async def attend(self) -> int:
+        """Load the games the database says have a clock running out within
+        ``DUE_LEAD_MS`` (or ``watch_ahead``) and that this process does not hold (their
+        timers are armed on loading), then let go of the idle ones; return how many were
+        loaded."""
+        store = self.database.store
+        before = clocks.now_ms() + self._ahead_ms()
+        loaded = await self._load_all(await self.database.run(store.due_games, before, NEVER))
+        self.rooms.unload_idle()
+        return loaded
+
+    def _ahead_ms(self) -> int:
+        """How long before a clock's end its game is loaded and kept, in milliseconds."""
+        return max(DUE_LEAD_MS, round(self.watch_ahead * 1000))
+
+    def _ending_soon(self, room: Room) -> bool:
+        """Whether a room's clock runs out within ``watch_ahead`` (it stays held)."""
+        end = clocks.deadline(room.meta.clock)
+        return end is not None and end - clocks.now_ms() <= self._ahead_ms()
+
+    async def _load_all(self, game_ids: list[str]) -> int:
+        """Load each of these games this process does not hold yet; return how many."""
+        count = 0
+        for game_id in game_ids:
+            if self.rooms.get(game_id) is not None:
+                continue
+            try:
+                await self.rooms.load(game_id)
+                count += 1
+            except ApiError:
+                continue  # gone meanwhile, or an id this server cannot load
+        return count
+
+    async def _attend_forever(self) -> None:
+        while True:
+            await asyncio.sleep(DUE_SECONDS)
+            try:
+                await self.attend()
+            except Exception as error:
+                log.error(
+                    "the check for clocks running out failed (%s)",
+                    error,
+                    exc_info=not unreachable(error),
+                )
 
     async def stop(self) -> None:
         """Cancel every timer and the periodic check."""
@@ -168,7 +246,7 @@ class Lifecycle:
         if old is not None:
             old.cancel()
         end = clocks.deadline(room.meta.clock)
-        if end is None or self._closing or room.meta.status != LIVE:
+        if end is None or self._closing or room.meta.status != LIVE or not self.rooms.holds(room):
             return
         delay = max(0.0, (end - clocks.now_ms()) / 1000) + 0.005
         self._timers[room.id] = asyncio.get_running_loop().call_later(delay, self._ring, room)
@@ -375,9 +453,12 @@ class Lifecycle:
         return {"type": "state", "state": room.state()}
 
     async def sweep(self) -> int:
-        """Abandon every open or live game with no move for the abandon limit; return how
-        many."""
+        """Abandon every open or live game with no move for the abandon limit (the database
+        names those this process does not hold, which are loaded for it); return how many."""
         limit = self.settings.abandon_after
+        store = self.database.store
+        idle = await self.database.run(store.due_games, -1, now() - timedelta(seconds=limit))
+        await self._load_all(idle)
         cutoff = now().timestamp() - limit
         count = 0
         for room in list(self.rooms.live.values()):

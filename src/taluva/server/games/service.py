@@ -97,6 +97,11 @@ class GameService:
         self.ai_seats = AiSeats(settings, self.database, self.ai, self.registry, self.moves)
         """The AI seats' turns (``taluva.server.games.ai_seats``)."""
         self.registry.listeners += [self.lifecycle.arm, self.ai_seats.schedule]
+        self.registry.settle.append(self.lifecycle.resume)
+        self.registry.loaded.append(self.ai_seats.schedule)
+        self.registry.unloaded.append(self.lifecycle.disarm)
+        self.resuming: asyncio.Task[int] | None = None
+        """The look for AI turns a stop cut off, run after the start (one process alone)."""
         self.cluster: Cluster | None = None
         """This process's links to the other server processes (None when it runs alone)."""
         if settings.redis:
@@ -108,6 +113,8 @@ class GameService:
                 lifecycle=self.lifecycle,
             )
             self.registry.relay = self.cluster.relay
+            self.registry.follow = self.cluster.bus.follow
+            self.registry.unfollow = self.cluster.bus.unfollow
             self.ai_seats.remote = self.cluster.ask_ai
         self._watch()
 
@@ -141,25 +148,44 @@ class GameService:
     # ------------------------------------------------------------------ life cycle
 
     async def start(self) -> None:
-        """Migrate the database, then resume every unfinished game (AI seats move again)."""
+        """Migrate the database and start the clocks' and abandon checks, holding no game:
+        each is loaded when first opened or due (``Rooms``), so starting takes as long
+        with ten games stored as with ten thousand. The AI turns a stop cut off are found
+        after the start (alone: ``resume_ai_turns``; with others: the reconciliation)."""
         self.store.outage.report = True
         await self.db(self.store.migrate)
         self.checkpoints.start()
         if self.cluster is not None:
             await self.cluster.start()
-        for game_id in await self.db(self.store.unfinished_game_ids):
-            try:
-                room = await self.room(game_id)
-            except Exception:
-                log.exception("game %s cannot be resumed", game_id)
-                continue
-            self.ai_seats.schedule(room)
-        log.info("resumed %d unfinished games", len(self.rooms))
         await self.lifecycle.start()
+        if self.cluster is None:
+            self.resuming = asyncio.get_running_loop().create_task(
+                self.resume_ai_turns(), name="taluva-resume-ai"
+            )
+
+    async def resume_ai_turns(self) -> int:
+        """Load every live game whose seat to move is an AI (its turn starts on loading);
+        return how many. The others are looked at without being kept."""
+        count = 0
+        for game_id in await self.db(self.store.live_ai_games):
+            try:
+                seen = await self.registry.peek(game_id)
+                if seen is not None and self.ai_seats.to_move(seen) is not None:
+                    await self.room(game_id)
+                    count += 1
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the AI turn of game %s cannot be resumed", game_id)
+        log.info("resumed the AI turns of %d games", count)
+        return count
 
     async def stop(self) -> None:
         """Stop AI turns and workers, then close the database."""
         self.ai_seats.closing = True
+        if self.resuming is not None:
+            self.resuming.cancel()
+            await asyncio.gather(self.resuming, return_exceptions=True)
         await self.lifecycle.stop()
         if self.cluster is not None:
             await self.cluster.stop()
@@ -222,6 +248,10 @@ class GameService:
             await self.db(self.store.create_game, meta)
         room = Room(meta, game, host_token=host_token)
         self.registry.changed(room)
+        if self.cluster is not None:
+            # the creation's request carried no game id, so any process got it; the game's
+            # own requests go to the process its id picks (deploy/nginx), which loads it
+            self.registry.idle_now(room)
         return room, tokens
 
     async def summaries(self, games: Iterable[StoredGame]) -> list[dict[str, Any]]:

@@ -87,6 +87,8 @@ class Site:
         if pusher.on:
             notices.pushers.append(pusher)
         service.registry.listeners.append(notices.changed)
+        # a clock about to run out is warned of only in a game held here: keep those loaded
+        service.lifecycle.watch_ahead = notices.warn_before
         return cls(
             settings=settings,
             service=service,

@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     DateTime,
     Float,
@@ -49,6 +50,9 @@ class GameRow(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
     clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     """The game's clock as of its last change (``taluva.server.games.clocks``); None: no clock."""
+    deadline: Mapped[int | None] = mapped_column(BigInteger, nullable=True, index=True)
+    """When the running seat's time runs out (milliseconds since the epoch), from ``clock``:
+    what the servers query to end the games whose clock ran out without holding them."""
     resignations: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
     """The record's ``resignations``: players who resigned or ran out of time."""
     host_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)

@@ -23,12 +23,14 @@ from sqlalchemy import (
     ColumnElement,
     Connection,
     Engine,
+    and_,
     bindparam,
     create_engine,
     event,
     func,
     insert,
     inspect,
+    or_,
     select,
     text,
     update,
@@ -93,6 +95,7 @@ _UPDATE_GAME = (
         status=bindparam("new_status"),
         result=bindparam("new_result"),
         clock=bindparam("new_clock"),
+        deadline=bindparam("new_deadline"),
         updated_at=bindparam("stamp"),
     )
 )
@@ -101,6 +104,15 @@ _UPDATE_GAME = (
 def token_digest(token: str) -> str:
     """The SHA-256 digest under which a seat token is stored (the token itself never is)."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def clock_deadline(clock: dict[str, Any] | None) -> int | None:
+    """When a stored clock's running seat runs out of time (milliseconds since the epoch), or
+    None when no clock runs: kept in ``games.deadline`` beside the clock it comes from."""
+    if clock is None or clock.get("running") is None:
+        return None
+    seat = clock["running"]
+    return int(clock["since"] + clock["remaining"][seat])
 
 
 def now() -> datetime:
@@ -345,6 +357,7 @@ class Store:
                     "created_at": game.created_at,
                     "updated_at": game.updated_at,
                     "clock": game.clock,
+                    "deadline": clock_deadline(game.clock) if game.status == LIVE else None,
                     "resignations": game.resignations or None,
                     "host_hash": game.host_hash,
                     "host_account": game.host_account,
@@ -454,6 +467,7 @@ class Store:
                         "new_status": move.status,
                         "new_result": move.result,
                         "new_clock": move.clock,
+                        "new_deadline": clock_deadline(move.clock) if move.status == LIVE else None,
                         "stamp": stamp,
                     }
                     for move in moves
@@ -525,6 +539,20 @@ class Store:
         with self.engine.connect() as connection:
             return {game_id: ply for game_id, ply in connection.execute(query)}
 
+    def due_games(self, before_ms: int, idle_since: datetime) -> list[str]:
+        """The games a server must act on without anyone opening them (one query, on the
+        indexes of ``deadline`` and ``updated_at``): live ones whose clock runs out before
+        ``before_ms``, and open or live ones with no change since ``idle_since`` (to be
+        abandoned)."""
+        query = select(_GAMES.c.id).where(
+            or_(
+                and_(_GAMES.c.status == LIVE, _GAMES.c.deadline <= before_ms),
+                and_(_GAMES.c.status.in_((OPEN, LIVE)), _GAMES.c.updated_at <= idle_since),
+            )
+        )
+        with self.engine.connect() as connection:
+            return sorted(connection.scalars(query))
+
     def unfinished_ai_only_games(self, account_id: int) -> int:
         """How many games created by this account, with no human seat, are not over yet:
         the count its quota of AI-only games is held to, by every process and after a
@@ -541,7 +569,7 @@ class Store:
             return int(connection.execute(query).scalar_one())
 
     def unfinished_game_ids(self) -> list[str]:
-        """Ids of every game not finished yet: the ones to resume after a restart."""
+        """Ids of every game not finished yet (open or live)."""
         with self._session() as session:
             return list(
                 session.scalars(
