@@ -31,6 +31,7 @@ from taluva.engine.hexes import DELTAS
 from taluva.engine.moves import EXPAND, HUT, TEMPLE, TOWER, Move
 from taluva.engine.outcome import Reason
 from taluva.learn.puzzle_check import (
+    BlockSurvey,
     OutOfWork,
     WinSurvey,
     Work,
@@ -258,34 +259,8 @@ def block_at(position: Game, finished: Game, puzzle_id: str, tally: Tally) -> Pu
         return None
     if len(survey.blocks) != 1:
         return None
-    ((build, tile),) = survey.blocks.items()
     played = (str(finished.moves[position.ply]), str(finished.moves[position.ply + 1]))
-    tally.margin_checked += 1
-    margin = margin_of(
-        position,
-        (tile, build),
-        lambda turn: turn[1] != build and _after_turn(position, turn, _lets_win(turn)),
-        played,
-    )
-    if margin is None or margin.value < MARGIN:
-        return None
-    figures = {
-        "placements": survey.placements,
-        "turns": survey.turns,
-        "refuted": survey.refuted,
-        "work": BLOCK_WORK - work.left,
-        **margin.figures(),
-    }
-    erupting = position.level(Move.parse(tile)[1]) >= 1
-    return Puzzle(
-        id=puzzle_id,
-        record=_record_prefix(position),
-        mover=position.to_move,
-        answer=(tile, build),
-        themes=(BLOCK,),
-        difficulty=3 if erupting or Move.parse(build).kind == EXPAND else 2,
-        figures=figures,
-    )
+    return _screened_block(position, survey, work, played, puzzle_id, tally)
 
 
 MARGIN: Final = 0.2
@@ -482,25 +457,17 @@ def threat_played(position: Game, played: tuple[str, str] | None) -> tuple[str, 
         return None
 
 
-def block_threat_at(
-    position: Game, puzzle_id: str, played: tuple[str, str] | None, tally: Tally
+def _screened_block(
+    position: Game,
+    survey: BlockSurvey,
+    work: Work,
+    played: tuple[str, str] | None,
+    puzzle_id: str,
+    tally: Tally,
 ) -> Puzzle | None:
-    """The block puzzle of any turn start where the opponent would win at once with the real
-    next tile after the turn the game's player chose (``threat_played``): exactly one build
-    stops every winning turn of theirs, whatever tile they draw, and it passes the margin
-    screen against the turns shown to let them win."""
-    threat = threat_played(position, played)
-    if threat is None:
-        return None
-    tally.block_screened += 1
-    work = Work(BLOCK_WORK)
-    try:
-        survey = survey_blocks(position, work, first=threat)
-    except OutOfWork:
-        tally.block_given_up += 1
-        return None
-    if len(survey.blocks) != 1:
-        return None
+    """The block puzzle of ``position`` whose one blocking build ``survey`` found, if it
+    passes the margin screen against the turns shown to let the opponent win (``played``,
+    the turn the game's player chose, among the rivals)."""
     ((build, tile),) = survey.blocks.items()
     tally.margin_checked += 1
     margin = margin_of(
@@ -528,6 +495,28 @@ def block_threat_at(
         difficulty=3 if erupting or Move.parse(build).kind == EXPAND else 2,
         figures=figures,
     )
+
+
+def block_threat_at(
+    position: Game, puzzle_id: str, played: tuple[str, str] | None, tally: Tally
+) -> Puzzle | None:
+    """The block puzzle of any turn start where the opponent would win at once with the real
+    next tile after the turn the game's player chose (``threat_played``): exactly one build
+    stops every winning turn of theirs, whatever tile they draw, and it passes the margin
+    screen against the turns shown to let them win."""
+    threat = threat_played(position, played)
+    if threat is None:
+        return None
+    tally.block_screened += 1
+    work = Work(BLOCK_WORK)
+    try:
+        survey = survey_blocks(position, work, first=threat)
+    except OutOfWork:
+        tally.block_given_up += 1
+        return None
+    if len(survey.blocks) != 1:
+        return None
+    return _screened_block(position, survey, work, played, puzzle_id, tally)
 
 
 def spoil_at(
