@@ -31,15 +31,19 @@ class People:
         phone: bool = False,
         scale: float | None = None,
         still: bool = False,
+        worker: bool = False,
     ) -> Any:
         """A new person's page at this size: ``phone`` for a mobile touch screen, ``scale``
-        device pixels per CSS pixel, ``still`` asks for reduced motion."""
+        device pixels per CSS pixel, ``still`` asks for reduced motion, ``worker`` lets the
+        site install its service worker (only the tests of the installable app and of push
+        need it; elsewhere it would fetch the whole client once more for every person)."""
         context = self.browser.new_context(
             viewport={"width": width, "height": height},
             is_mobile=phone,
             has_touch=phone,
             device_scale_factor=scale,
             reduced_motion="reduce" if still else None,
+            service_workers="allow" if worker else "block",
         )
         self._contexts.append(context)
         page = context.new_page()

@@ -14,7 +14,6 @@ import base64
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from mail_support import AppProcess
@@ -62,7 +61,7 @@ def test_notifications_are_turned_on_switched_and_off_for_this_device(
 ) -> None:
     url = push_site
     subscription = Browser().subscription("https://push.example.net/send/mira")
-    page = people.open()
+    page = people.open(worker=True)
     page.context.grant_permissions(["notifications"], origin=url)
     page.add_init_script(FAKE_PUSH % json.dumps(subscription))
     page.goto(url + "/")
@@ -97,7 +96,10 @@ def test_notifications_are_turned_on_switched_and_off_for_this_device(
     assert page.evaluate("localStorage.getItem('test.push')") is None
 
 
-def test_a_server_without_push_says_so_on_the_settings_page(page: Any, server_url: str) -> None:
+def test_a_server_without_push_says_so_on_the_settings_page(
+    people: People, server_url: str
+) -> None:
+    page = people.open(worker=True)
     page.goto(server_url + "/")
     page.click("#sign-up")
     page.fill("#account-name-input", "Noor")

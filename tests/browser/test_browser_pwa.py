@@ -46,7 +46,7 @@ def test_the_site_installs_and_opens_offline_on_the_players_games(
 ) -> None:
     from axe_playwright_python.sync_playwright import Axe
 
-    page = people.open()
+    page = people.open(worker=True)
     context = page.context
     # a guest's game, its seat held in this browser, and a game of the account signed in here
     guest_game, tokens = create_game(
@@ -112,7 +112,7 @@ def test_the_site_installs_and_opens_offline_on_the_players_games(
 
 
 def test_a_pushed_message_shows_a_notification_of_the_site(people: People, server_url: str) -> None:
-    page = people.open()
+    page = people.open(worker=True)
     page.context.grant_permissions(["notifications"], origin=server_url)
     page.goto(server_url + "/")
     page.evaluate("navigator.serviceWorker.ready")
