@@ -8,6 +8,7 @@ import { BoardInput } from "./boardinput.js";
 import { tileToolSpan, tileTools, zoomButtons } from "./boardtools.js";
 import { BuildMenu } from "./buildmenu.js";
 import { h, clear } from "./dom.js";
+import { tileFootprint, tileTerrains } from "./hex.js";
 import { Explanations } from "./explain.js";
 import { indexLegal, previewOf } from "./legal.js";
 import { playerCard, showResult } from "./panels.js";
@@ -121,6 +122,23 @@ export class PositionPage {
 
   previewOf(text, player = this.state.to_move) {
     return previewOf(text, player, (q, r) => this.board.level(q, r));
+  }
+
+  /** The keyboard's cursor, and what is about to be played: the tile under the pointer (its
+   * legality shown) or the build chosen in the menu. */
+  drawPending() {
+    const keyboardCursor = this.input.keyboardCursor;
+    this.board.overlays.setCursor(keyboardCursor && !this.mode ? keyboardCursor : null);
+    if (this.myTurn() && this.mode && this.cursor) {
+      const [q, r] = this.cursor;
+      const hexes = tileFootprint(q, r, this.orientation);
+      const terrains = tileTerrains(this.mode.code, false);
+      this.board.overlays.setGhost({ hexes: hexes.map(([a, b], i) => [a, b, terrains[i]]), legal: this.legal.has(this.ghostMove()) });
+    } else if (this.buildMenu.current?.selected) {
+      this.board.overlays.setPreview(this.previewOf(this.buildMenu.current.selected));
+    } else {
+      this.board.overlays.setGhost(null);
+    }
   }
 
   svgFocus() {

@@ -9,7 +9,7 @@
 
 import { api, ApiError } from "./api.js";
 import { h, clear, toast } from "./dom.js";
-import { parseKey, tileFootprint, tileTerrains } from "./hex.js";
+import { parseKey } from "./hex.js";
 import { PositionPage } from "./positionpage.js";
 import { lastTurns } from "./movewords.js";
 
@@ -259,17 +259,6 @@ export class PuzzlesPage extends PositionPage {
       if (this.buildMenu.current) marks.selected = this.buildMenu.current.hex;
     }
     this.board.overlays.setMarks(marks);
-    const keyboardCursor = this.input.keyboardCursor;
-    this.board.overlays.setCursor(keyboardCursor && !this.mode ? keyboardCursor : null);
-    if (this.myTurn() && this.mode && this.cursor) {
-      const [q, r] = this.cursor;
-      const hexes = tileFootprint(q, r, this.orientation);
-      const terrains = tileTerrains(this.mode.code, false);
-      this.board.overlays.setGhost({ hexes: hexes.map(([a, b], i) => [a, b, terrains[i]]), legal: this.legal.has(this.ghostMove()) });
-    } else if (this.buildMenu.current?.selected) {
-      this.board.overlays.setPreview(this.previewOf(this.buildMenu.current.selected));
-    } else {
-      this.board.overlays.setGhost(null);
-    }
+    this.drawPending();
   }
 }

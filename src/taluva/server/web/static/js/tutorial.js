@@ -10,7 +10,7 @@ import { api, ApiError } from "./api.js";
 import { el } from "./board.js";
 import { h, clear, toast } from "./dom.js";
 import { firstLevel, playComputer, tutorialProgress } from "./firstgame.js";
-import { parseKey, parseMove, tileFootprint, tileTerrains } from "./hex.js";
+import { parseKey, parseMove } from "./hex.js";
 import { PositionPage } from "./positionpage.js";
 import { lastTurns, movesInWords } from "./movewords.js";
 
@@ -314,18 +314,7 @@ export class TutorialPage extends PositionPage {
       if (this.buildMenu.current) marks.selected = this.buildMenu.current.hex;
     }
     this.board.overlays.setMarks(marks);
-    const keyboardCursor = this.input.keyboardCursor;
-    this.board.overlays.setCursor(keyboardCursor && !this.mode ? keyboardCursor : null);
-    if (this.myTurn() && this.mode && this.cursor) {
-      const [q, r] = this.cursor;
-      const hexes = tileFootprint(q, r, this.orientation);
-      const terrains = tileTerrains(this.mode.code, false);
-      this.board.overlays.setGhost({ hexes: hexes.map(([a, b], i) => [a, b, terrains[i]]), legal: this.legal.has(this.ghostMove()) });
-    } else if (this.buildMenu.current?.selected) {
-      this.board.overlays.setPreview(this.previewOf(this.buildMenu.current.selected));
-    } else {
-      this.board.overlays.setGhost(null);
-    }
+    this.drawPending();
     this.drawHighlight();
   }
 
