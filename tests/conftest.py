@@ -72,3 +72,16 @@ def observe(game: taluva.Game) -> dict[str, Any]:
 def state_of() -> Callable[[taluva.Game], dict[str, Any]]:
     """The ``observe`` function, for tests that compare whole game states."""
     return observe
+
+
+@pytest.fixture
+def cheap_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cheapest Argon2 parameters for the accounts made in this process, for the tests
+    that are not about the hash's cost (``pytestmark = pytest.mark.usefixtures(...)``);
+    server processes a test starts hash for real."""
+    from argon2 import PasswordHasher, profiles
+
+    from taluva.server.players import accounts
+
+    cheapest = PasswordHasher.from_parameters(profiles.CHEAPEST)
+    monkeypatch.setattr(accounts, "default_hasher", lambda: cheapest)

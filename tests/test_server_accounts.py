@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 import test_server_storage
-from argon2 import PasswordHasher, profiles
 from fastapi.testclient import TestClient
 from sqlalchemy import select, text, update
 from test_server_support import (
@@ -45,11 +44,7 @@ CLOCK = {"kind": "fischer", "base": 600, "increment": 20}
 """A real-time clock: what a game needs to be rated."""
 
 
-@pytest.fixture(autouse=True)
-def cheap_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The cheapest Argon2 parameters (a test that measures the real ones puts them back)."""
-    cheapest = PasswordHasher.from_parameters(profiles.CHEAPEST)
-    monkeypatch.setattr(accounts, "default_hasher", lambda: cheapest)
+pytestmark = pytest.mark.usefixtures("cheap_hashes")
 
 
 @pytest.fixture

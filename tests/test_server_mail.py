@@ -19,7 +19,6 @@ import httpx
 import pytest
 import test_server_storage
 from aiosmtpd.controller import Controller
-from argon2 import PasswordHasher, profiles
 from fastapi.testclient import TestClient
 from mail_support import (
     SENDER,
@@ -46,7 +45,6 @@ from taluva.server.mail import links as links_module
 from taluva.server.mail.links import BadLink, Links
 from taluva.server.mail.queue import KINDS, QUEUED, SENT, SWITCHES, Letter, MailQueue
 from taluva.server.mail.sender import Smtp
-from taluva.server.players import accounts
 from taluva.server.players.credentials import Credentials
 from taluva.server.storage.models import Base, MailRow
 from taluva.server.storage.store import Store
@@ -58,11 +56,7 @@ ADDRESS = "Ana@Example.org"
 _MAILS = Base.metadata.tables[MailRow.__tablename__]
 
 
-@pytest.fixture(autouse=True)
-def cheap_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The cheapest Argon2 parameters (in this process; server processes hash for real)."""
-    cheapest = PasswordHasher.from_parameters(profiles.CHEAPEST)
-    monkeypatch.setattr(accounts, "default_hasher", lambda: cheapest)
+pytestmark = pytest.mark.usefixtures("cheap_hashes")
 
 
 @pytest.fixture

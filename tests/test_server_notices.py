@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from argon2 import PasswordHasher, profiles
 from fastapi.testclient import TestClient
 from mail_support import Sink, link_in, mail_settings, smtp_server, until
 from sqlalchemy import select
@@ -27,7 +26,6 @@ from taluva.server import Settings, create_app
 from taluva.server.http import notices as notices_module
 from taluva.server.http.notices import Notices, board_picture, first_time
 from taluva.server.mail.queue import PICTURE_ID, SWITCHES
-from taluva.server.players import accounts
 from taluva.server.storage.models import Base, MailRow
 
 SITE = "https://taluva.example.org"
@@ -37,11 +35,7 @@ TURN_BASED = {"kind": "turn", "per_turn": 86400}
 _MAILS = Base.metadata.tables[MailRow.__tablename__]
 
 
-@pytest.fixture(autouse=True)
-def cheap_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The cheapest Argon2 parameters."""
-    cheapest = PasswordHasher.from_parameters(profiles.CHEAPEST)
-    monkeypatch.setattr(accounts, "default_hasher", lambda: cheapest)
+pytestmark = pytest.mark.usefixtures("cheap_hashes")
 
 
 @dataclass

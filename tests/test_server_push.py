@@ -23,7 +23,6 @@ from typing import Any
 
 import http_ece
 import pytest
-from argon2 import PasswordHasher, profiles
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from fastapi.testclient import TestClient
@@ -35,7 +34,6 @@ from test_server_support import sqlite_url
 from taluva.server import Settings, create_app
 from taluva.server.http.site import Site
 from taluva.server.mail.queue import SWITCHES
-from taluva.server.players import accounts
 from taluva.server.push.pusher import Pusher
 from taluva.server.storage.models import Base, PushSubscriptionRow
 
@@ -44,11 +42,7 @@ SENDER = "Taluva <taluva@example.org>"
 _SUBSCRIPTIONS = Base.metadata.tables[PushSubscriptionRow.__tablename__]
 
 
-@pytest.fixture(autouse=True)
-def cheap_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The cheapest Argon2 parameters."""
-    cheapest = PasswordHasher.from_parameters(profiles.CHEAPEST)
-    monkeypatch.setattr(accounts, "default_hasher", lambda: cheapest)
+pytestmark = pytest.mark.usefixtures("cheap_hashes")
 
 
 @dataclass

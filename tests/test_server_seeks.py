@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 import test_server_storage
-from argon2 import PasswordHasher, profiles
 from fastapi.testclient import TestClient
 from sqlalchemy import func, insert, select, update
 
@@ -22,7 +21,6 @@ from taluva.server import Limits, Settings, create_app
 from taluva.server.games import clocks
 from taluva.server.games.seeks import SEEK_EXPIRES_AFTER
 from taluva.server.games.setups import QUICK_PAIRINGS, RATING_RANGES
-from taluva.server.players import accounts
 from taluva.server.players.accounts import SESSION_COOKIE
 from taluva.server.players.ratings import MODEL, RATING_SCALE
 from taluva.server.storage.models import Base, GameRow, RatingRow, SeekRow
@@ -37,11 +35,7 @@ TEN_TWENTY = {"kind": "fischer", "base": 600, "increment": 20}
 """The lobby's preset of 10 minutes + 20 seconds a turn."""
 
 
-@pytest.fixture(autouse=True)
-def cheap_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The cheapest Argon2 parameters: these tests are about seeking, not the hash's cost."""
-    cheapest = PasswordHasher.from_parameters(profiles.CHEAPEST)
-    monkeypatch.setattr(accounts, "default_hasher", lambda: cheapest)
+pytestmark = pytest.mark.usefixtures("cheap_hashes")
 
 
 @contextmanager
