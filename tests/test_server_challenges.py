@@ -10,7 +10,6 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-import test_server_seeks
 import test_server_storage
 from fastapi.testclient import TestClient
 from sqlalchemy import update
@@ -24,8 +23,7 @@ from taluva.server.storage.store import now
 # the storage tests' fixtures: an empty SQLite or PostgreSQL database
 postgres_server = test_server_storage.postgres_server
 database = test_server_storage.database
-cheap_hashes = test_server_seeks.cheap_hashes
-"""The cheapest Argon2 parameters (autouse), as in test_server_seeks."""
+pytestmark = pytest.mark.usefixtures("cheap_hashes")
 
 
 @pytest.fixture

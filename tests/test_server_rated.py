@@ -11,10 +11,9 @@ from typing import Any
 import pytest
 import test_server_storage
 from fastapi.testclient import TestClient
-from test_server_accounts import (  # cheap_hashes: an autouse fixture, for this module too
+from test_server_accounts import (
     CLOCK,
     PASSWORD,
-    cheap_hashes,  # noqa: F401
     error_code,
     finish,
     sign_in,
@@ -26,6 +25,7 @@ from taluva.server.players.ratings import MODEL, NEW, PROVISIONAL_GAMES, shown
 
 postgres_server = test_server_storage.postgres_server
 database = test_server_storage.database
+pytestmark = pytest.mark.usefixtures("cheap_hashes")
 
 ANA_AND_A_FREE_SEAT = [{"kind": "human", "take": True}, {"kind": "human"}]
 
