@@ -8,7 +8,8 @@ WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY src ./src
 RUN python -m venv /opt/taluva \
-    && /opt/taluva/bin/pip install --no-cache-dir --disable-pip-version-check ".[server]"
+    && /opt/taluva/bin/pip install --no-cache-dir --disable-pip-version-check ".[server]" \
+    && /opt/taluva/bin/python -m taluva.lang.compile
 
 FROM python:3.11-slim
 # DejaVu Sans: the font of the board's picture in a "your move" mail (resvg finds it among

@@ -16,17 +16,19 @@ PIP := $(BIN)/pip --disable-pip-version-check
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test system-deps demo bench clean
+.PHONY: run test system-deps demo bench clean catalogs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(RUN_STAMP): pyproject.toml | $(BIN)/python
 	$(PIP) install --quiet -e '.[$(RUN_EXTRAS)]'
+	$(BIN)/python -m taluva.lang.compile
 	touch $@
 
 $(FULL_STAMP): pyproject.toml | $(BIN)/python
 	$(PIP) install --quiet -e '.[$(FULL_EXTRAS)]'
+	$(BIN)/python -m taluva.lang.compile
 	touch $@ $(RUN_STAMP)
 
 # The game server with SQLite embedded; open the printed address in a browser.
@@ -43,6 +45,14 @@ test: $(FULL_STAMP) system-deps
 	$(BIN)/mypy src/taluva
 	$(BIN)/lint-imports
 	$(BIN)/pytest -n auto
+
+# The translation catalogs: the code's English messages into the templates, then into every
+# language's .po (new messages empty, to translate), compiled; docs/translating.md.
+catalogs: $(FULL_STAMP)
+	$(BIN)/python scripts/catalogs.py extract
+	$(BIN)/python scripts/catalogs.py update
+	$(BIN)/python scripts/catalogs.py compile
+	$(BIN)/python scripts/catalogs.py check
 
 demo: $(RUN_STAMP)
 	$(BIN)/taluva demo
