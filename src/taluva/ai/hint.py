@@ -10,6 +10,7 @@ from taluva.ai.parallel import ParallelMctsAgent
 from taluva.ai.turns import Turn
 from taluva.engine.game import Game
 from taluva.engine.moves import Move
+from taluva.engine.wording import T
 
 HINT_SEED = 0
 """Hints are seeded, so the same position always gets the same hint at the same level."""
@@ -28,9 +29,11 @@ def hint_plan(game: Game, level: int = 5) -> tuple[Move, float, Turn]:
     Levels 1 and 2 give the heuristic's best plan (level 1 plays worse moves on purpose, but
     a hint should not)."""
     if game.result is not None:
-        raise ValueError("the game is over: there is no move to suggest")
+        raise ValueError(T("the game is over: there is no move to suggest"))
     if level not in LEVELS:
-        raise ValueError(f"level {level!r}: choose a level from 1 to {len(LEVELS)}")
+        raise ValueError(
+            T("level {level}: choose a level from 1 to {last}", level=repr(level), last=len(LEVELS))
+        )
     agent = level_agent(level, HINT_SEED)
     copy = game.copy()
     if isinstance(agent, MctsAgent | ParallelMctsAgent):

@@ -19,6 +19,7 @@ from taluva.ai.parallel import ParallelMctsAgent, evaluator_for
 from taluva.ai.turns import plan_turns
 from taluva.engine.game import Game
 from taluva.engine.moves import Move
+from taluva.engine.wording import T
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +28,7 @@ class Level:
 
     number: int
     title: str
+    """The level's name for people (a ``Text``: "beginner" ... "expert")."""
     agent: str  # "casual", "greedy", "mcts" or "parallel" (mcts on every core)
     iterations: int | None = None
     seconds: float | None = None
@@ -67,17 +69,20 @@ LEARNED_OWN: Final = frozenset({4})
 """Those of them where the network values the searching player only."""
 
 LEVELS: Final = {
-    1: Level(1, "beginner", "casual", seconds=2.0),
-    2: Level(2, "easy", "greedy", seconds=2.0),
-    3: Level(3, "medium", "mcts", iterations=30, seconds=2.0),
-    4: Level(4, "hard", "mcts", iterations=150, seconds=4.0),
-    5: Level(5, "strongest", "mcts", iterations=800, seconds=8.0, learned=LEARNED, own=LEARNED_OWN),
+    1: Level(1, T("beginner"), "casual", seconds=2.0),
+    2: Level(2, T("easy"), "greedy", seconds=2.0),
+    3: Level(3, T("medium"), "mcts", iterations=30, seconds=2.0),
+    4: Level(4, T("hard"), "mcts", iterations=150, seconds=4.0),
+    5: Level(
+        5, T("strongest"), "mcts", iterations=800, seconds=8.0, learned=LEARNED, own=LEARNED_OWN
+    ),
     6: Level(
-        6, "expert", "parallel", iterations=800, seconds=8.0, learned=LEARNED, own=LEARNED_OWN
+        6, T("expert"), "parallel", iterations=800, seconds=8.0, learned=LEARNED, own=LEARNED_OWN
     ),
 }
 """The levels. Level 6 runs level 5's search on every core at once, each process from its own
 seed and with the whole budget, and adds up their root visits (``taluva.ai.parallel``)."""
+
 
 def level_range() -> str:
     """The AI levels as help texts and messages write them: ``FIRST-LAST``."""

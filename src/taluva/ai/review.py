@@ -23,6 +23,7 @@ from taluva.ai.levels import LEVELS, TOP_LEVEL
 from taluva.ai.mcts import Search, SearchResult
 from taluva.engine.game import Game
 from taluva.engine.moves import Move
+from taluva.engine.wording import T, Text
 
 MISTAKE: Final = 0.10
 """A move that costs the mover at least this much winning chance is a mistake."""
@@ -98,27 +99,39 @@ class Review:
     def lines(self) -> list[str]:
         """The review as text: one line a move (marked ones with the preferred plan), then a
         chart of each player's winning chance over the moves reviewed."""
-        out = []
+        out: list[str] = []
         for m in self.moves:
             name = self.players[m.player]
             line = f"{m.ply + 1:>4}. {name:<12} {m.move:<24} {m.before:4.0%} -> {m.after:4.0%}"
             if m.mark:
-                line += f"  {m.mark.upper()} (-{m.loss:.0%}); better: {' + '.join(m.best)}"
-            out.append(line)
+                out.append(_marked(line, m))
+            else:
+                out.append(line)
         marked = [m for m in self.moves if m.mark]
         counts = {
             name: sum(1 for m in marked if m.player == p) for p, name in enumerate(self.players)
         }
         out.append("")
         out.append(
-            "mistakes and blunders: "
-            + ", ".join(f"{name} {count}" for name, count in counts.items())
+            T(
+                "mistakes and blunders: {counts}",
+                counts=", ".join(f"{name} {count}" for name, count in counts.items()),
+            )
         )
-        out.append("winning chance, one mark a position (low ▁ 0%, high █ 100%):")
+        out.append(T("winning chance, one mark a position (low ▁ 0%, high █ 100%):"))
         width = max(len(name) for name in self.players)
         for p, name in enumerate(self.players):
             out.append(f"  {name:<{width}} {sparkline([row[p] for row in self.chances])}")
         return out
+
+
+def _marked(line: str, m: MoveReview) -> Text:
+    """A move's line with its mark, what it lost and the plan the search preferred."""
+    loss = f"-{m.loss:.0%}"
+    plan = " + ".join(m.best)
+    if m.mark == "blunder":
+        return T("{line}  BLUNDER ({loss}); better: {plan}", line=line, loss=loss, plan=plan)
+    return T("{line}  MISTAKE ({loss}); better: {plan}", line=line, loss=loss, plan=plan)
 
 
 def sparkline(values: list[float]) -> str:

@@ -30,11 +30,13 @@ from taluva.engine.record import (
     read_record_file,
     write_record_file,
 )
+from taluva.engine.refusals import in_record, refusal, refused_move
 from taluva.engine.rules import building, ending, resignation, turns
 from taluva.engine.rules.effects import MoveEffect, move_effect
 from taluva.engine.rules.settlements import settlements_of
 from taluva.engine.text_board import board_text
 from taluva.engine.tiles import check_deck, shuffled_deck, tile_set
+from taluva.engine.wording import Text
 
 
 class Game:
@@ -84,10 +86,10 @@ class Game:
             try:
                 deck = check_deck(deck, count)
             except ValueError as error:
-                raise InvalidOption(str(error)) from None
+                raise InvalidOption(*error.args) from None
         if not options.double_hex:
             if doubles:
-                raise InvalidOption("face-up double-hex tiles need the double_hex expansion")
+                raise InvalidOption(refusal("doubles-need-expansion"))
             doubles = ()
         elif doubles is None:
             doubles = shuffled_doubles(count, rng)
@@ -211,13 +213,13 @@ class Game:
         change nothing if the player is unknown or out, or the game is over."""
         if isinstance(player, str):
             if player not in self.players:
-                raise IllegalMove(f"there is no player named {player!r} in this game")
+                raise IllegalMove(refusal("no-player-named", name=repr(player)))
             player = self.players.index(player)
         self._position = resignation.resign(self._position, player, reason, len(self._history))
 
-    def result_in_words(self) -> tuple[str, list[str]]:
+    def result_in_words(self) -> tuple[Text, list[str]]:
         """The end in words: who won and why, then each player's place and pieces placed
-        (``outcome.result_in_words``); raise ValueError while the game runs."""
+        (``outcome.result_in_words``, each a ``Text``); raise ValueError while the game runs."""
         result = self._position.result
         if result is None:
             raise ValueError("the game is not over")
@@ -347,12 +349,13 @@ class Game:
             return 0
         return building.huts_needed(self._position, move.hexes or (move.hex,))
 
-    def explain(self, move: Move | str) -> str | None:
-        """Why a move may not be played now, in words, or None if it may."""
+    def explain(self, move: Move | str) -> Text | None:
+        """Why a move may not be played now, in words (a refusal with its code and values:
+        docs/engine.md, "Refusals"), or None if it may."""
         try:
             parsed = _as_move(move)
         except IllegalMove as error:
-            return str(error)
+            return error.text
         if turns.legal_form(self._position, parsed) is not None:
             return None
         return turns.why_illegal(self._position, parsed)
@@ -369,7 +372,7 @@ class Game:
             parsed = move if type(move) is Move else _as_move(move)
             legal = turns.legal_form(position, parsed)
             if legal is None:
-                raise IllegalMove(f"{move}: {turns.why_illegal(position, parsed)}")
+                raise IllegalMove(refused_move(move, turns.why_illegal(position, parsed)))
             move = legal
         self._history.append((position, move))  # push, inlined: playouts go through here
         self._position = turns.apply(position, move)
@@ -384,7 +387,7 @@ class Game:
     def pop(self) -> Move:
         """Take back the last move and return it."""
         if not self._history:
-            raise IllegalMove("there is no move to take back")
+            raise IllegalMove(refusal("nothing-to-take-back"))
         position, move = self._history.pop()
         setup = self._position.setup
         self._position = position if position.setup is setup else position.rebased(setup)
@@ -426,7 +429,7 @@ class Game:
         missing = Counter(codes) - self.unseen_tiles()
         if missing:
             extra = " ".join(sorted(missing.elements()))
-            raise InvalidOption(f"not among the unseen tiles: {extra}")
+            raise InvalidOption(refusal("not-unseen", tiles=extra))
         return self._with_rest_of_pile(codes)
 
     def _with_rest_of_pile(self, rest: Sequence[str]) -> Game:
@@ -466,7 +469,7 @@ class Game:
                 doubles=fields.doubles,
             )
         except InvalidOption as error:
-            raise InvalidRecord(f"{source}: {error}") from None
+            raise InvalidRecord(in_record(error.text, source)) from None
         leaving = list(enumerate(fields.resignations))
         for index, text in [*enumerate(fields.moves), (len(fields.moves), None)]:
             while leaving and leaving[0][1].ply == index:
@@ -474,7 +477,7 @@ class Game:
                 try:
                     game.resign(entry.player, entry.reason)
                 except IllegalMove as error:
-                    raise InvalidRecord(f"{source}: resignations[{number}]: {error}") from None
+                    raise InvalidRecord(in_record(error.text, source, resignation=number)) from None
             if text is None:
                 break
             if not isinstance(text, str):
@@ -482,7 +485,7 @@ class Game:
             try:
                 game.play(text)
             except IllegalMove as error:
-                raise InvalidRecord(f"{source}: moves[{index}] {error}") from None
+                raise InvalidRecord(in_record(error.text, source, move=index)) from None
         claimed = fields.claimed_result()
         if claimed is not None and claimed != game.result:
             actual = "the game is not over" if game.result is None else f"it is {dict(game.result)}"
@@ -517,4 +520,4 @@ def _as_move(move: Move | str) -> Move:
         return move
     if isinstance(move, str):
         return Move.parse(move)
-    raise IllegalMove(f"{move!r} is neither a Move nor move text")
+    raise IllegalMove(refusal("not-move-text", value=repr(move)))

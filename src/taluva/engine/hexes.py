@@ -11,6 +11,8 @@ import math
 import re
 from typing import Final
 
+from taluva.engine.refusals import refusal
+
 STRIDE: Final = 1024
 """Distance between columns of constant ``q``; ``r`` must stay within ±STRIDE/2."""
 
@@ -82,10 +84,10 @@ def parse_hex(text: str) -> int:
     """
     match = _HEX_TEXT.match(text)
     if match is None:
-        raise ValueError(f"{text.strip()!r} is not a hex: expected Q,R such as 0,0 or -2,1")
+        raise ValueError(refusal("not-a-hex", text=repr(text.strip())))
     q, r = int(match.group(1)), int(match.group(2))
     if abs(q) > LIMIT or abs(r) > LIMIT:
-        raise ValueError(f"hex {q},{r} is off the map: coordinates range from -{LIMIT} to {LIMIT}")
+        raise ValueError(refusal("hex-off-map", hex=f"{q},{r}", limit=LIMIT))
     return hex_at(q, r)
 
 

@@ -10,7 +10,9 @@ from typing import Any, Final
 
 from taluva.engine.errors import InvalidMove
 from taluva.engine.hexes import DELTAS, format_hex, parse_hex
+from taluva.engine.refusals import refusal, refused_move
 from taluva.engine.tiles import DOUBLE_HEX_TILES, TERRAIN_NAMES, VOLCANO, terrain_from_text
+from taluva.engine.wording import Text
 
 
 class MoveKind(StrEnum):
@@ -124,20 +126,28 @@ class Move(tuple[MoveKind, int, int, tuple[int, ...], str]):
     def parse(cls, text: str) -> Move:
         """Read move text leniently (case, spacing, terrain letters); raise InvalidMove."""
         if not isinstance(text, str):
-            raise InvalidMove(f"a move is text such as 'tile 0,0 3', not {type(text).__name__}")
+            raise InvalidMove(refusal("move-not-text", type=type(text).__name__))
         cleaned = _COMMA.sub(",", text.strip()).replace("(", "").replace(")", "")
         words = cleaned.split()
         if not words:
-            raise InvalidMove("empty move text: expected e.g. 'tile 0,0 3' or 'hut 1,0'")
+            raise InvalidMove(refusal("empty-move"))
         args = words[1:]
         try:
             return _PARSERS[words[0].lower()](args)
         except KeyError:
             raise InvalidMove(
-                f"{text.strip()!r}: unknown move {words[0]!r}, expected one of {', '.join(KINDS)}"
+                refusal(
+                    "unknown-move",
+                    text=repr(text.strip()),
+                    word=repr(words[0]),
+                    kinds=", ".join(KINDS),
+                )
             ) from None
         except (ValueError, IndexError) as error:
-            raise InvalidMove(f"{text.strip()!r}: {error}") from None
+            reason = error.args[0] if error.args and isinstance(error.args[0], Text) else None
+            if reason is None:
+                raise InvalidMove(f"{text.strip()!r}: {error}") from None
+            raise InvalidMove(refused_move(repr(text.strip()), reason)) from None
 
     def __str__(self) -> str:
         return _TEXTS.get(self) or _remember(self)
@@ -185,37 +195,43 @@ def _write(move: Move) -> str:
 
 def _orientation(text: str) -> int:
     if text not in ("0", "1", "2", "3", "4", "5"):
-        raise ValueError(f"orientation {text!r} must be a whole number from 0 to 5")
+        raise ValueError(refusal("bad-orientation", text=repr(text)))
     return int(text)
 
 
-def _arity(args: list[str], count: int, usage: str) -> None:
+def _arity(args: list[str], count: int, usage: str, **values: str) -> None:
+    """Refuse move text with the wrong number of words after the kind (``usage``: the
+    refusal's code, saying what is expected)."""
     if len(args) != count:
-        raise ValueError(f"expected {usage}")
+        raise ValueError(refusal(usage, **values))
 
 
 def _parse_tile(args: list[str]) -> Move:
-    _arity(args, 2, "'tile Q,R K' (volcano hex, orientation 0-5)")
+    _arity(args, 2, "tile-usage")
     return Move.place_tile(parse_hex(args[0]), _orientation(args[1]))
 
 
 def _parse_draw(args: list[str]) -> Move:
-    _arity(args, 0, "'draw' with nothing after it")
+    _arity(args, 0, "draw-usage")
     return Move(DRAW)
 
 
 def _parse_double(args: list[str]) -> Move:
-    _arity(args, 3, "'double XY Q,R K' with XY one of " + " ".join(DOUBLE_HEX_TILES))
+    _arity(args, 3, "double-usage", tiles=_DOUBLES)
     code = args[0].upper()
     if code not in DOUBLE_HEX_TILES:
-        choices = " ".join(DOUBLE_HEX_TILES)
-        raise ValueError(f"{args[0]!r} is not a double-hex tile: one of {choices}")
+        raise ValueError(refusal("not-a-double-tile", text=repr(args[0]), tiles=_DOUBLES))
     return Move.place_double(code, parse_hex(args[1]), _orientation(args[2]))
 
 
+_DOUBLES: Final = " ".join(DOUBLE_HEX_TILES)
+
+
 def _single_hex(kind: MoveKind) -> Callable[[list[str]], Move]:
+    word = str(kind)
+
     def parse(args: list[str]) -> Move:
-        _arity(args, 1, f"'{kind} Q,R' (one hex)")
+        _arity(args, 1, "one-hex-usage", kind=word)
         return Move(kind, parse_hex(args[0]))
 
     return parse
@@ -223,13 +239,13 @@ def _single_hex(kind: MoveKind) -> Callable[[list[str]], Move]:
 
 def _parse_expand(args: list[str]) -> Move:
     if len(args) < 2:
-        raise ValueError("expected 'expand TERRAIN Q,R ...' (a terrain and at least one hex)")
+        raise ValueError(refusal("expand-usage"))
     terrain = terrain_from_text(args[0])
     if terrain == VOLCANO:
-        raise ValueError("a settlement cannot expand onto volcanoes")
+        raise ValueError(refusal("expand-onto-volcano"))
     hexes = [parse_hex(arg) for arg in args[1:]]
     if len(set(hexes)) != len(hexes):
-        raise ValueError("a hex is listed twice")
+        raise ValueError(refusal("hex-twice"))
     return Move.expand(terrain, hexes)
 
 

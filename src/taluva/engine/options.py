@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from taluva.engine.errors import InvalidOption
+from taluva.engine.refusals import and_list, refusal
+from taluva.engine.wording import T, Text
 
 PLAYER_COUNTS: Final = range(2, 6)
 """How many players a game of Taluva can have: 2 to 5."""
@@ -21,9 +23,10 @@ ZONE_NAMES: Final = ("beginner", "intermediate-a", "intermediate-b", "expert")
 EXPANSIONS: Final = ("ships", "double_hex", *(f"board:{name}" for name in ZONE_NAMES))
 
 
-def player_count_range() -> str:
-    """How many players a game may have, as messages write it: ``FEWEST to MOST``."""
-    return f"{min(PLAYER_COUNTS)} to {max(PLAYER_COUNTS)}"
+def player_count_range() -> Text:
+    """How many players a game may have, as messages write it: ``FEWEST to MOST`` (a Text,
+    said in the reader's language where a message takes it as a value)."""
+    return T("{fewest} to {most}", fewest=min(PLAYER_COUNTS), most=max(PLAYER_COUNTS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,17 +49,16 @@ class Options:
         """Check options given by a person or a record; raise InvalidOption naming the
         problem."""
         if type(tiles_per_player) is not int or tiles_per_player not in TILES_PER_PLAYER_CHOICES:
-            raise InvalidOption(f"tiles_per_player is {tiles_per_player!r}: choose 12, 18 or 24")
+            raise InvalidOption(refusal("bad-tiles-per-player", value=repr(tiles_per_player)))
         if tiles_per_player != 12 and player_count != 2:
             raise InvalidOption(
-                f"{tiles_per_player} tiles per player is for two players only; "
-                f"a {player_count}-player game uses 12"
+                refusal("tiles-per-player-two-only", tiles=tiles_per_player, players=player_count)
             )
-        rules = _checked_names(house_rules, HOUSE_RULES, "house rule")
-        chosen = _checked_names(expansions, EXPANSIONS, "expansion")
+        rules = _checked_names(house_rules, HOUSE_RULES, "unknown-house-rule")
+        chosen = _checked_names(expansions, EXPANSIONS, "unknown-expansion")
         boards = [value for value in chosen if value.startswith("board:")]
         if len(boards) > 1:
-            raise InvalidOption(f"choose one board zone, not {' and '.join(boards)}")
+            raise InvalidOption(refusal("one-board-zone", zones=and_list(boards)))
         return cls(player_count, tiles_per_player, tuple(chosen), tuple(rules))
 
     @property
@@ -100,26 +102,40 @@ def player_names(players: int | Sequence[str]) -> tuple[str, ...]:
     """The seats' names from a count (``Player 1``...) or a list; raise InvalidOption."""
     if isinstance(players, int) and not isinstance(players, bool):
         if players not in PLAYER_COUNTS:
-            raise InvalidOption(f"players is {players}: Taluva is for 2 to 5 players")
+            raise InvalidOption(
+                refusal(
+                    "player-count",
+                    players=players,
+                    fewest=min(PLAYER_COUNTS),
+                    most=max(PLAYER_COUNTS),
+                )
+            )
         return tuple(f"Player {i + 1}" for i in range(players))
     if isinstance(players, str) or not isinstance(players, Sequence):
-        raise InvalidOption(f"players must be a count or a list of names, not {players!r}")
+        raise InvalidOption(refusal("players-not-list", value=repr(players)))
     names = tuple(players)
     if len(names) not in PLAYER_COUNTS:
-        raise InvalidOption(f"{len(names)} players named: Taluva is for 2 to 5 players")
+        raise InvalidOption(
+            refusal(
+                "player-names-count",
+                named=len(names),
+                fewest=min(PLAYER_COUNTS),
+                most=max(PLAYER_COUNTS),
+            )
+        )
     for index, name in enumerate(names):
         if not isinstance(name, str) or not name.strip():
-            raise InvalidOption(f"player {index + 1}'s name {name!r} must be non-empty text")
+            raise InvalidOption(refusal("empty-player-name", number=index + 1, name=repr(name)))
     return names
 
 
-def _checked_names(values: Iterable[str] | str, allowed: Sequence[str], what: str) -> list[str]:
+def _checked_names(values: Iterable[str] | str, allowed: Sequence[str], code: str) -> list[str]:
     if isinstance(values, str):
         values = [values]
     chosen: list[str] = []
     for value in values:
         if not isinstance(value, str) or value not in allowed:
-            raise InvalidOption(f"unknown {what} {value!r}: choose from {', '.join(allowed)}")
+            raise InvalidOption(refusal(code, value=repr(value), choices=", ".join(allowed)))
         if value not in chosen:
             chosen.append(value)
     return chosen

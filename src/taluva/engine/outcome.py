@@ -8,7 +8,18 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
 
-from taluva.engine.pieces import HUTS, PIECE_NAMES, SHIPS, STARTING_SUPPLY, TEMPLES, TOWERS
+from taluva.engine.pieces import (
+    HUTS,
+    PIECE_NAMES,
+    PILE_WORDS,
+    SHIPS,
+    STARTING_SUPPLY,
+    TEMPLES,
+    TOWERS,
+    piece_count,
+)
+from taluva.engine.refusals import and_list
+from taluva.engine.wording import T, Text
 
 __all__ = [
     "PIECE_NAMES",
@@ -39,19 +50,19 @@ class Reason(StrEnum):
         return self.value
 
     @property
-    def description(self) -> str:
+    def description(self) -> Text:
         """The reason in words, as every interface shows it ("the tiles ran out")."""
         return REASON_TEXTS[self]
 
 
-REASON_TEXTS: Final[Mapping[Reason, str]] = {
-    Reason.VICTORY: "a player placed all pieces of two kinds",
-    Reason.LAST_STANDING: "every other player was eliminated",
-    Reason.TILES: "no tile was left to take",
-    Reason.NO_PLACEMENT: "no tile could be placed",
-    Reason.RESIGNED: "the last opponent resigned",
-    Reason.TIMEOUT: "the last opponent ran out of time",
-    Reason.LEFT: "the last opponent left the game",
+REASON_TEXTS: Final[Mapping[Reason, Text]] = {
+    Reason.VICTORY: T("a player placed all pieces of two kinds"),
+    Reason.LAST_STANDING: T("every other player was eliminated"),
+    Reason.TILES: T("no tile was left to take"),
+    Reason.NO_PLACEMENT: T("no tile could be placed"),
+    Reason.RESIGNED: T("the last opponent resigned"),
+    Reason.TIMEOUT: T("the last opponent ran out of time"),
+    Reason.LEFT: T("the last opponent left the game"),
 }
 """The one table of end-reason texts that the CLI, terminal, server and research layer show."""
 
@@ -62,14 +73,14 @@ LEAVING_CHOICES: Final = (
 )
 """The leaving reasons as an error message lists them: "'resigned', 'timeout' or 'left'"."""
 
-LEFT_TEXTS: Final[Mapping[Reason, str]] = {
-    Reason.RESIGNED: "resigned",
-    Reason.TIMEOUT: "ran out of time",
-    Reason.LEFT: "left the game",
+LEFT_TEXTS: Final[Mapping[Reason, Text]] = {
+    Reason.RESIGNED: T("resigned"),
+    Reason.TIMEOUT: T("ran out of time"),
+    Reason.LEFT: T("left the game"),
 }
 """What a player who left did, in words: "Ben resigned", "Ben ran out of time"."""
 
-PLACE_NAMES: Final = ("1st", "2nd", "3rd", "4th", "5th")
+PLACE_NAMES: Final = (T("1st"), T("2nd"), T("3rd"), T("4th"), T("5th"))
 """Ordinal names of the places, by 1-based place minus one."""
 
 
@@ -194,42 +205,106 @@ def rank_players(
     return tuple(ranking)
 
 
-YOU: Final = "You"
-"""The name the terminal gives a lone person: the headline then says "You win"."""
+YOU: Final = T("You")
+"""The name the terminal gives a lone person: the headline then says "You win". Give this
+Text itself as the name (not words already translated), so that every language finds it."""
 
 RANKING_KINDS: Final = ("temples", "towers", "huts", "ships")
 """What decides the ranking at the end, in order (ships only with the Ships expansion)."""
-
-
-def _counted(kind: str, count: int) -> str:
-    return f"{count} {kind if count != 1 else kind[:-1]}"
+_RANKING_PIECES: Final = (TEMPLES, TOWERS, HUTS, SHIPS)
 
 
 def _listed(words: Sequence[str]) -> str:
     """``Ana``, ``Ana and Ben``, ``Ana, Ben and Cy``."""
-    return " and ".join([", ".join(words[:-1]), words[-1]] if len(words) > 2 else words)
+    if len(words) == 1:
+        return words[0]
+    first = words[0] if len(words) == 2 else ", ".join(words[:-1])
+    return T("{first} and {second}", first=first, second=words[-1])
 
 
-def _placed_words(placed: Sequence[int]) -> str:
-    return ", ".join(_counted(kind, n) for kind, n in zip(RANKING_KINDS, placed, strict=False))
+def _placed_words(placed: Sequence[int]) -> Text:
+    """``3 temples, 0 towers, 11 huts`` (and ships with the Ships expansion)."""
+    counts = {
+        PIECE_NAMES[kind]: piece_count(kind, n)
+        for kind, n in zip(_RANKING_PIECES, placed, strict=False)
+    }
+    if len(counts) == 4:
+        return T("{temples}, {towers}, {huts}, {ships}", **counts)
+    return T("{temples}, {towers}, {huts}", **counts)
 
 
-def _victory_kinds(supply: Sequence[int], ships: bool) -> list[str]:
-    kinds = [PIECE_NAMES[k] for k in (TEMPLES, TOWERS, HUTS) if supply[k] == 0]
+def _victory_kinds(supply: Sequence[int], ships: bool) -> str:
+    """The piles a winner emptied: ``temples and towers``."""
+    kinds = [PILE_WORDS[k] for k in (TEMPLES, TOWERS, HUTS) if supply[k] == 0]
     if ships and supply[SHIPS] == 0:
-        kinds.append(PIECE_NAMES[SHIPS])
-    return kinds
+        kinds.append(PILE_WORDS[SHIPS])
+    return and_list(kinds)
 
 
-def _decided_by(first: Sequence[int], second: Sequence[int]) -> str:
+def _most(kind: int, mine: int, theirs: int) -> Text:
+    if kind == TEMPLES:
+        return T("most temples built ({mine} against {theirs})", mine=mine, theirs=theirs)
+    if kind == TOWERS:
+        return T("most towers built ({mine} against {theirs})", mine=mine, theirs=theirs)
+    if kind == HUTS:
+        return T("most huts built ({mine} against {theirs})", mine=mine, theirs=theirs)
+    return T("most ships built ({mine} against {theirs})", mine=mine, theirs=theirs)
+
+
+def _as_many(kind: int, mine: int) -> Text:
+    if kind == TEMPLES:
+        return T("as many temples ({mine})", mine=mine)
+    if kind == TOWERS:
+        return T("as many towers ({mine})", mine=mine)
+    if kind == HUTS:
+        return T("as many huts ({mine})", mine=mine)
+    return T("as many ships ({mine})", mine=mine)
+
+
+def _decided_by(first: Sequence[int], second: Sequence[int]) -> Text:
     """How one player's placed pieces beat another's: the counts compared, in order."""
-    parts = []
-    for kind, mine, theirs in zip(RANKING_KINDS, first, second, strict=False):
+    words: Text | None = None
+    for kind, mine, theirs in zip(_RANKING_PIECES, first, second, strict=False):
+        part = _most(kind, mine, theirs) if mine != theirs else _as_many(kind, mine)
+        words = part if words is None else T("{first}, then {next}", first=words, next=part)
         if mine != theirs:
-            parts.append(f"most {kind} built ({mine} against {theirs})")
             break
-        parts.append(f"as many {kind} ({mine})")
-    return ", then ".join(parts)
+    assert words is not None
+    return words
+
+
+def _player_line(place: Text, name: str, pieces: Text, left: Reason | None, out: bool) -> Text:
+    """One player's line of the result: place, name, pieces placed, and how they left."""
+    values = {"place": place, "name": name, "pieces": pieces}
+    if left == Reason.RESIGNED:
+        return T("{place} {name}: {pieces} placed, resigned", **values)
+    if left == Reason.TIMEOUT:
+        return T("{place} {name}: {pieces} placed, ran out of time", **values)
+    if left == Reason.LEFT:
+        return T("{place} {name}: {pieces} placed, left the game", **values)
+    if out:
+        return T("{place} {name}: {pieces} placed, eliminated", **values)
+    return T("{place} {name}: {pieces} placed", **values)
+
+
+def _gone(name: str, reason: Reason) -> Text:
+    """The last opponent's leaving as a clause: ``Ben resigned``."""
+    if reason == Reason.TIMEOUT:
+        return T("{name} ran out of time", name=name)
+    if reason == Reason.LEFT:
+        return T("{name} left the game", name=name)
+    return T("{name} resigned", name=name)
+
+
+def _wins(who: str, reason: Text, decided: Text | None = None) -> Text:
+    """``Ben wins: REASON`` (``You win`` for the lone person), with what decided it if given."""
+    if who == YOU:
+        if decided is None:
+            return T("You win: {reason}", reason=reason)
+        return T("You win: {reason}; {decided}", reason=reason, decided=decided)
+    if decided is None:
+        return T("{who} wins: {reason}", who=who, reason=reason)
+    return T("{who} wins: {reason}; {decided}", who=who, reason=reason, decided=decided)
 
 
 def result_in_words(
@@ -239,11 +314,12 @@ def result_in_words(
     ships: bool,
     eliminated: Sequence[int] = (),
     left: Mapping[int, Reason] | None = None,
-) -> tuple[str, list[str]]:
+) -> tuple[Text, list[str]]:
     """The end of a game as people say it: a headline naming the winners and why, then one
     line a player in ranking order (place, name, pieces placed; eliminated players say so).
     No composite score: the counts that decided, in the order they decide. ``left`` names the
     eliminated players who resigned or ran out of time (``Reason.RESIGNED``, ``TIMEOUT``).
+    The headline and each line are ``Text``s, to be said in the reader's language.
 
     >>> outcome = Outcome(((1,), (0,)), Reason.TILES)
     >>> headline, lines = result_in_words(outcome, ["Ana", "Ben"], [(8, 1, 1, 0), (9, 0, 2, 0)],
@@ -257,32 +333,38 @@ def result_in_words(
     placed = {p: placed_counts(supplies[p], ships) for p in range(len(names))}
     winners = outcome.winners
     who = _listed([names[p] for p in winners])
-    you = who == YOU
+    headline: Text
     if outcome.reason == Reason.VICTORY:
-        kinds = " and ".join(_victory_kinds(supplies[winners[0]], ships))
-        headline = f"{who} {'win' if you else 'wins'} by placing every one of "
-        headline += f"{'your' if you else 'their'} {kinds}"
+        kinds = _victory_kinds(supplies[winners[0]], ships)
+        if who == YOU:
+            headline = T("You win by placing every one of your {kinds}", kinds=kinds)
+        else:
+            headline = T("{who} wins by placing every one of their {kinds}", who=who, kinds=kinds)
     elif outcome.reason in LEAVING_REASONS and eliminated:
         last_out = eliminated[-1]
-        headline = f"{who} {'win' if you else 'wins'}: {names[last_out]} "
-        headline += LEFT_TEXTS[left.get(last_out, outcome.reason)]
+        headline = _wins(who, _gone(names[last_out], left.get(last_out, outcome.reason)))
     elif len(winners) > 1:
-        headline = (
-            f"{who} share first place: {outcome.reason.description}; equal on everything "
-            f"({_placed_words(placed[winners[0]])})"
+        headline = T(
+            "{who} share first place: {reason}; equal on everything ({pieces})",
+            who=who,
+            reason=outcome.reason.description,
+            pieces=_placed_words(placed[winners[0]]),
         )
     else:
-        headline = f"{who} {'win' if you else 'wins'}: {outcome.reason.description}"
+        decided = None
         if outcome.reason != Reason.LAST_STANDING and len(outcome.ranking) > 1:
             runner = outcome.ranking[1][0]
             if runner not in eliminated:
-                headline += f"; {_decided_by(placed[winners[0]], placed[runner])}"
-    lines = []
-    for player, place in outcome.places().items():
-        line = f"{PLACE_NAMES[place - 1]} {names[player]}: {_placed_words(placed[player])} placed"
-        if player in left:
-            line += f", {LEFT_TEXTS[left[player]]}"
-        elif player in eliminated:
-            line += ", eliminated"
-        lines.append(line)
+                decided = _decided_by(placed[winners[0]], placed[runner])
+        headline = _wins(who, outcome.reason.description, decided)
+    lines: list[str] = [
+        _player_line(
+            PLACE_NAMES[place - 1],
+            names[player],
+            _placed_words(placed[player]),
+            left.get(player),
+            player in eliminated,
+        )
+        for player, place in outcome.places().items()
+    ]
     return headline, lines

@@ -10,6 +10,8 @@ from __future__ import annotations
 from enum import IntEnum, StrEnum
 from typing import Final
 
+from taluva.engine.wording import T, Text, Tn
+
 
 class Piece(IntEnum):
     """A kind of piece; its value indexes supplies and building codes."""
@@ -29,9 +31,9 @@ class Piece(IntEnum):
         """The name of a pile of them: ``huts``, ``temples``..."""
         return PIECE_NAMES[self]
 
-    def count(self, number: int) -> str:
+    def count(self, number: int) -> Text:
         """``number`` of them in words: ``1 tower``, ``2 towers``, ``0 temples``."""
-        return f"{number} {self.word if number == 1 else self.plural}"
+        return piece_count(self, number)
 
 
 HUT_KIND: Final = 0
@@ -47,6 +49,22 @@ SHIPS: Final = 3
 
 BUILDING_NAMES: Final = ("hut", "temple", "tower")
 PIECE_NAMES: Final = ("huts", "temples", "towers", "ships")
+"""The pieces' words in move text and data (machine-readable: never translated)."""
+PILE_WORDS: Final = (T("huts"), T("temples"), T("towers"), T("ships"))
+"""A pile of each kind as a sentence for people names it (said in the reader's language)."""
+
+
+def piece_count(kind: int, number: int) -> Text:
+    """``number`` pieces of ``kind`` in words, in the reader's plural: ``1 tower``, ``2 huts``."""
+    if kind == HUTS:
+        return Tn("{n} hut", "{n} huts", number, n=number)
+    if kind == TEMPLES:
+        return Tn("{n} temple", "{n} temples", number, n=number)
+    if kind == TOWERS:
+        return Tn("{n} tower", "{n} towers", number, n=number)
+    return Tn("{n} ship", "{n} ships", number, n=number)
+
+
 STARTING_SUPPLY: Final = (20, 3, 2, 2)
 """Pieces per player: huts, temples, towers, ships (ships only with the Ships expansion)."""
 

@@ -18,6 +18,8 @@ from taluva.engine.moves import Move
 from taluva.engine.options import Options
 from taluva.engine.outcome import Outcome, Resignation
 from taluva.engine.pieces import BASE_PIECE_TYPES
+from taluva.engine.refusals import refusal
+from taluva.engine.wording import Text
 
 
 class Phase(StrEnum):
@@ -64,7 +66,7 @@ class Expansion:
         """Whether a placement (code ``hex * 8 + k``) that the base rules allow stays legal."""
         return True
 
-    def placement_problem(self, position: Position, hexes: tuple[int, ...]) -> str | None:
+    def placement_problem(self, position: Position, hexes: tuple[int, ...]) -> Text | None:
         """Why this expansion refuses a tile on these hexes, in words, or None."""
         return None
 
@@ -88,9 +90,9 @@ class Expansion:
         """One of its own moves in the form the engine lists, or None if it is not legal."""
         return move
 
-    def problem(self, position: Position, move: Move) -> str:
-        """Why one of its own moves is not legal here, in words."""
-        return "not a legal move here"
+    def problem(self, position: Position, move: Move) -> Text:
+        """Why one of its own moves is not legal here, in words (a refusal with its code)."""
+        return refusal("not-a-move-here")
 
     def play(self, position: Position, new: Position, move: Move) -> None:
         """Apply one of its own moves to ``new`` (a copy of ``position``)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from taluva.engine.hexes import coords
 from taluva.engine.position import Position
 from taluva.engine.tiles import TERRAIN_LETTERS
+from taluva.engine.wording import T
 
 _MARKS = ("{}", "{}", "{}*")
 """How a hut, a temple and a tower show their owner's letter (a temple in upper case)."""
@@ -19,7 +20,7 @@ def board_text(position: Position) -> str:
     """
     level = position.level
     if not level:
-        return "(no tiles yet)"
+        return T("(no tiles yet)")
     cells = {coords(h): h for h in level}
     left = min(2 * q + r for q, r in cells)
     rows = range(min(r for _, r in cells), max(r for _, r in cells) + 1)

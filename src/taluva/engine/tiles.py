@@ -14,9 +14,14 @@ from enum import IntEnum
 from typing import Final
 
 from taluva.engine.hexes import DELTAS
+from taluva.engine.refusals import refusal
+from taluva.engine.wording import T
 
 TERRAIN_LETTERS: Final = "VJCSRL"
 TERRAIN_NAMES: Final = ("volcano", "jungle", "clearing", "sand", "rock", "lake")
+"""The terrains' words in move text and data (machine-readable: never translated)."""
+TERRAIN_WORDS: Final = (T("volcano"), T("jungle"), T("clearing"), T("sand"), T("rock"), T("lake"))
+"""The same words as a sentence for people names the terrain (said in the reader's language)."""
 
 
 class Terrain(IntEnum):
@@ -82,7 +87,7 @@ def terrain_from_text(text: str) -> int:
     if len(word) == 1 and word.upper() in TERRAIN_LETTERS:
         return TERRAIN_LETTERS.index(word.upper())
     raise ValueError(
-        f"{text.strip()!r} is not a terrain: expected one of {', '.join(TERRAIN_NAMES[1:])}"
+        refusal("not-a-terrain", text=repr(text.strip()), terrains=", ".join(TERRAIN_NAMES[1:]))
     )
 
 
@@ -128,19 +133,22 @@ def check_deck(deck: Iterable[str], players: int) -> list[str]:
     codes = []
     for index, raw in enumerate(deck):
         if not isinstance(raw, str):
-            raise ValueError(f"deck[{index}] is {raw!r}, not a tile code such as 'JC'")
+            raise ValueError(refusal("deck-not-text", index=str(index), value=repr(raw)))
         code = raw.strip().upper()
         if not is_regular_tile(code):
-            raise ValueError(
-                f"deck[{index}] is {raw!r}, not a tile code: two of the letters J C S R L"
-            )
+            raise ValueError(refusal("deck-not-tile", index=str(index), value=repr(raw)))
         codes.append(code)
     available = tile_set(players)
     for code, count in Counter(codes).items():
         if count > available[code]:
             raise ValueError(
-                f"the deck holds {count} {code} tiles, but a {players}-player box has "
-                f"only {available[code]}"
+                refusal(
+                    "deck-too-many",
+                    many=count,
+                    tile=code,
+                    players=players,
+                    available=available[code],
+                )
             )
     return codes
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from taluva.render.position import position_at
 from taluva.render.scene import board_scene
-from taluva.render.svg import FONT, scene_svg
+from taluva.render.svg import FONT, Words, scene_svg
 
 if TYPE_CHECKING:
     from taluva.engine.game import Game
@@ -34,7 +34,12 @@ class PngUnavailable(RuntimeError):
 
 
 def png_board(
-    game: Game, ply: int | None = None, size: float = 36.0, *, coordinates: bool = True
+    game: Game,
+    ply: int | None = None,
+    size: float = 36.0,
+    *,
+    coordinates: bool = True,
+    words: Words = str,
 ) -> bytes:
     """A PNG picture of the position after ``ply`` moves (the current one if None).
 
@@ -47,7 +52,7 @@ def png_board(
     scene = board_scene(position_at(game, ply), size, coordinates=coordinates)
     if scene.width * scene.height > MAX_PIXELS:
         raise ValueError(f"a {scene.width:.0f}x{scene.height:.0f} picture is too large")
-    return svg_to_png(scene_svg(scene))
+    return svg_to_png(scene_svg(scene, words))
 
 
 def svg_to_png(svg: str) -> bytes:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from taluva.engine.hexes import DELTAS, format_hex, pixel_centre
 from taluva.engine.pieces import Piece
 from taluva.engine.tiles import TERRAIN_NAMES, VOLCANO
+from taluva.engine.wording import T, Text
 from taluva.render import style
 from taluva.render.position import (
     lagoons_of,
@@ -271,7 +272,10 @@ def board_scene(
     if header:
         items.extend(_header(game, size, width))
     background = style.OUTSIDE_ZONE if zone else style.SEA
-    title = f"Taluva, ply {game.ply}" + (f": {game.moves[-1]}" if game.moves else "")
+    if game.moves:
+        title = T("Taluva, ply {ply}: {move}", ply=game.ply, move=str(game.moves[-1]))
+    else:
+        title = T("Taluva, ply {ply}", ply=game.ply)
     return Scene(width, height, background, items, title, size, (dx, dy))
 
 
@@ -363,15 +367,31 @@ def _header(game: Game, size: float, width: float) -> list[Item]:
         kinds = [Piece.HUT, Piece.TEMPLE, Piece.TOWER]
         if "ships" in game.options.get("expansions", []):
             kinds.append(Piece.SHIP)
-        left = " ".join(kind.count(supply[kind.plural]) for kind in kinds)
-        text = f"{marker}{name}: {game.score(player)} pts, left {left}"
-        if player in game.eliminated:
-            text += " (out)"
+        left = {kind.plural: kind.count(supply[kind.plural]) for kind in kinds}
+        text = _player_label(marker, name, game.score(player), left, player in game.eliminated)
         items.append(_left_label(x + line, y, text, text_size))
         y += line
-    last = str(game.moves[-1]) if game.moves else "none"
-    items.append(_left_label(size * 0.5, y, f"ply {game.ply}, last move: {last}", text_size))
+    if game.moves:
+        last = T("ply {ply}, last move: {move}", ply=game.ply, move=str(game.moves[-1]))
+    else:
+        last = T("ply {ply}, last move: none", ply=game.ply)
+    items.append(_left_label(size * 0.5, y, last, text_size))
     return items
+
+
+def _player_label(marker: str, name: str, score: int, left: dict[str, Text], out: bool) -> Text:
+    """A player's line of the header: whose turn (``>``), name, score and pieces left."""
+    values = {"marker": marker, "name": name, "score": score, **left}
+    if "ships" in left:
+        if out:
+            return T(
+                "{marker}{name}: {score} pts, left {huts} {temples} {towers} {ships} (out)",
+                **values,
+            )
+        return T("{marker}{name}: {score} pts, left {huts} {temples} {towers} {ships}", **values)
+    if out:
+        return T("{marker}{name}: {score} pts, left {huts} {temples} {towers} (out)", **values)
+    return T("{marker}{name}: {score} pts, left {huts} {temples} {towers}", **values)
 
 
 def _left_label(x: float, y: float, text: str, size: float) -> Label:

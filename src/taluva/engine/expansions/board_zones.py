@@ -18,6 +18,8 @@ from typing import Final
 from taluva.engine.hexes import DELTAS, hex_at, pixel_centre
 from taluva.engine.options import ZONE_NAMES
 from taluva.engine.position import Expansion, Position
+from taluva.engine.refusals import refusal
+from taluva.engine.wording import T, Text
 
 MAX_CORNERS_OUT: Final = 2
 """How many outline corners of a tile may lie outside the zone."""
@@ -162,10 +164,10 @@ _KIDNEY: Final = (
 )  # fmt: skip
 
 ZONES: Final[dict[str, Zone]] = {
-    "beginner": Zone("beginner", "Beginner", _ellipse(16.0, 13.0)),
-    "intermediate-a": Zone("intermediate-a", "Intermediate (area A)", _ellipse(15.0, 10.3)),
-    "intermediate-b": Zone("intermediate-b", "Intermediate (area B)", _scaled(_KIDNEY, 14.5)),
-    "expert": Zone("expert", "Expert", _ellipse(12.5, 9.5)),
+    "beginner": Zone("beginner", T("Beginner"), _ellipse(16.0, 13.0)),
+    "intermediate-a": Zone("intermediate-a", T("Intermediate (area A)"), _ellipse(15.0, 10.3)),
+    "intermediate-b": Zone("intermediate-b", T("Intermediate (area B)"), _scaled(_KIDNEY, 14.5)),
+    "expert": Zone("expert", T("Expert"), _ellipse(12.5, 9.5)),
 }
 """The four zones, largest first. Sizes are set so that Expert games are cramped but playable
 (bench/expansions.py measures how often each zone ends a game early)."""
@@ -188,11 +190,8 @@ class BoardZone(Expansion):
         codes = self.zone.pair_codes if len(hexes) == 2 else self.zone.tile_codes
         return code in codes
 
-    def placement_problem(self, position: Position, hexes: tuple[int, ...]) -> str | None:
+    def placement_problem(self, position: Position, hexes: tuple[int, ...]) -> Text | None:
         if self.zone.allows(hexes):
             return None
         out = self.zone.corners_out(hexes)
-        return (
-            f"the tile would stick out of the {self.zone.title} zone by {out} corners "
-            "(at most 2 may)"
-        )
+        return refusal("outside-zone", zone=self.zone.title, corners=out)

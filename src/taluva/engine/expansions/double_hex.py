@@ -15,6 +15,7 @@ from taluva.engine.errors import InvalidOption
 from taluva.engine.hexes import DELTAS, ORIGIN
 from taluva.engine.moves import DOUBLE, DOUBLE_MOVES, DRAW, DRAW_MOVE, Move
 from taluva.engine.position import Expansion, Position
+from taluva.engine.refusals import player_words, refusal
 from taluva.engine.rules.eruption import may_cover
 from taluva.engine.rules.placement import allowed, lay_tile, placement_problem, sync_placements
 from taluva.engine.tiles import (
@@ -25,6 +26,7 @@ from taluva.engine.tiles import (
     double_footprint,
     double_terrains,
 )
+from taluva.engine.wording import Text
 
 NAME: Final = "double_hex"
 SYMMETRIC: Final = frozenset({"VV", "JJ"})
@@ -47,15 +49,18 @@ def checked_doubles(values: Sequence[str] | str, players: int) -> tuple[str, ...
         code = value.strip().upper() if isinstance(value, str) else value
         if code not in DOUBLE_HEX_TILES:
             raise InvalidOption(
-                f"doubles[{index}] is {value!r}, not one of {' '.join(DOUBLE_HEX_TILES)}"
+                refusal(
+                    "not-a-double-code",
+                    index=str(index),
+                    value=repr(value),
+                    tiles=" ".join(DOUBLE_HEX_TILES),
+                )
             )
         if code in codes:
-            raise InvalidOption(f"doubles lists {code} twice: there is one of each")
+            raise InvalidOption(refusal("double-listed-twice", tile=code))
         codes.append(code)
     if len(codes) != players:
-        raise InvalidOption(
-            f"{len(codes)} face-up double-hex tiles for {players} players: lay one per player"
-        )
+        raise InvalidOption(refusal("doubles-per-player", laid=len(codes), players=players))
     return tuple(codes)
 
 
@@ -140,27 +145,23 @@ class DoubleHex(Expansion):
     def owns(self, move: Move) -> bool:
         return move[0] == DRAW or move[0] == DOUBLE
 
-    def problem(self, position: Position, move: Move) -> str:
+    def problem(self, position: Position, move: Move) -> Text:
         s = position
-        who = f"player {s.to_move + 1}"
+        who = player_words(s.to_move)
         if s.tile is None:
             if move[0] == DRAW:
-                return "the draw pile is empty: take a face-up double-hex tile"
+                return refusal("draw-pile-empty")
             code = move[4]
             if code not in s.doubles_left:
-                return (
-                    f"{code} is not among the face-up double-hex tiles ({' '.join(s.doubles_left)})"
-                )
+                return refusal("double-not-face-up", tile=code, face_up=" ".join(s.doubles_left))
             hexes = double_footprint(move[1], move[2])
-            return placement_problem(s, hexes, double_terrains(code)) or "not a legal placement"
+            problem = placement_problem(s, hexes, double_terrains(code))
+            return problem or refusal("not-a-placement")
         if move[0] == DRAW:
-            return f"{who} has drawn already: place the drawn tile ({s.tile})"
+            return refusal("drawn-already", player=who, tile=s.tile)
         if s.doubles_taken[s.to_move]:
-            return (
-                f"{who} has taken a double-hex tile already "
-                "(a second one only once the pile is empty)"
-            )
-        return f"{who} has drawn {s.tile}: a double-hex tile is taken instead of drawing"
+            return refusal("double-taken-already", player=who)
+        return refusal("double-instead-of-draw", player=who, tile=s.tile)
 
     def play(self, position: Position, new: Position, move: Move) -> None:
         """Take a face-up tile and lay it (``draw`` is the base rules' draw)."""

@@ -15,8 +15,10 @@ from taluva.engine.hexes import DELTAS, STRIDE, coords, format_hex
 from taluva.engine.moves import SHIP, SHIP_MOVES, Move
 from taluva.engine.pieces import SHIPS
 from taluva.engine.position import Expansion, Position
+from taluva.engine.refusals import player_words, refusal
 from taluva.engine.rules.settlements import components
 from taluva.engine.tiles import CODE_OFFSETS_OVER, PAIR_OFFSETS_OVER
+from taluva.engine.wording import Text
 
 NAME: Final = "ships"
 
@@ -97,23 +99,23 @@ class Ships(Expansion):
         lagoon = lagoon_of(position, move[1])
         return None if lagoon is None else SHIP_MOVES[min(lagoon)]
 
-    def problem(self, position: Position, move: Move) -> str:
+    def problem(self, position: Position, move: Move) -> Text:
         player = position.to_move
         if position.supply[player][SHIPS] == 0:
-            return f"player {player + 1} has no ships left"
+            return refusal("no-ships-left", player=player_words(player))
         hex_ = move[1]
         where = format_hex(hex_)
         if hex_ in position.level:
-            return f"{where} is land: a ship goes into a lagoon"
+            return refusal("ship-on-land", hex=where)
         lagoon = lagoon_of(position, hex_)
         if lagoon is None:
-            return f"{where} is open sea, not a lagoon: the island must enclose it completely"
+            return refusal("ship-on-open-sea", hex=where)
         if min(lagoon) in position.ships:
-            return f"the lagoon at {format_hex(min(lagoon))} already holds a ship"
+            return refusal("lagoon-has-ship", hex=format_hex(min(lagoon)))
         own = position.own[player]
         if not any(h + d in own for h in lagoon for d in DELTAS):
-            return f"the lagoon at {format_hex(min(lagoon))} does not touch a settlement of yours"
-        return "not a legal ship here"
+            return refusal("lagoon-not-touching", hex=format_hex(min(lagoon)))
+        return refusal("not-a-ship")
 
     def play(self, position: Position, new: Position, move: Move) -> None:
         """Put a ship into its lagoon: no tile may cover that lagoon from now on."""
@@ -129,13 +131,11 @@ class Ships(Expansion):
         new.sea = position.sea.difference(h * 8 + o for h in lagoon for o in CODE_OFFSETS_OVER)
         new.sea2 = position.sea2.difference(h * 8 + o for h in lagoon for o in PAIR_OFFSETS_OVER)
 
-    def placement_problem(self, position: Position, hexes: tuple[int, ...]) -> str | None:
+    def placement_problem(self, position: Position, hexes: tuple[int, ...]) -> Text | None:
         if all(h not in position.level for h in hexes):
             for hex_ in hexes:
                 if hex_ in position.blocked:
-                    return (
-                        f"{format_hex(hex_)} is in a lagoon that holds a ship: no tile may cover it"
-                    )
+                    return refusal("covers-ship-lagoon", hex=format_hex(hex_))
         return None
 
     def land_added(self, position: Position, new: Position, hexes: tuple[int, ...]) -> None:

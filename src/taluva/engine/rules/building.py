@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from typing import Final
 
 from taluva.engine.hexes import DELTAS, format_hex
 from taluva.engine.moves import (
@@ -26,15 +27,16 @@ from taluva.engine.moves import (
 from taluva.engine.pieces import (
     HUT_KIND,
     HUTS,
-    PIECE_NAMES,
     TEMPLE_KIND,
     TEMPLES,
     TOWER_KIND,
     TOWERS,
 )
 from taluva.engine.position import Position
+from taluva.engine.refusals import player_words, refusal
 from taluva.engine.rules.settlements import fields, join, settlements_touching
-from taluva.engine.tiles import TERRAIN_NAMES, VOLCANO
+from taluva.engine.tiles import TERRAIN_WORDS, VOLCANO
+from taluva.engine.wording import Text
 
 KIND_OF_BUILD = {HUT: HUT_KIND, EXPAND: HUT_KIND, TEMPLE: TEMPLE_KIND, TOWER: TOWER_KIND}
 """The building each base building action places."""
@@ -206,63 +208,60 @@ def build(s: Position, new: Position, move: Move, player: int) -> None:
     new.dirty = (s.dirty, merged if smallest <= 2 else hexes)
 
 
-def build_problem(s: Position, move: Move) -> str:
-    """Why a base building action is not legal here, in words."""
+def build_problem(s: Position, move: Move) -> Text:
+    """Why a base building action is not legal here, in words (a refusal with its code)."""
     player = s.to_move
     kind = move[0]
     supply = s.supply[player]
     needed = SUPPLY_OF_BUILD[kind]
     if supply[needed] == 0:
-        return f"player {player + 1} has no {PIECE_NAMES[needed]} left"
+        return refusal(NONE_LEFT[needed], player=player_words(player))
     for hex_ in move[3] or (move[1],):
         where = format_hex(hex_)
         if hex_ not in s.level:
-            return f"{where} is sea: buildings stand on land"
+            return refusal("on-sea", hex=where)
         if s.terrain[hex_] == VOLCANO:
-            return f"{where} is a volcano: nothing is built on a volcano"
+            return refusal("on-volcano", hex=where)
         if hex_ in s.building:
-            return f"{where} already holds a building"
+            return refusal("occupied", hex=where)
     if kind == HUT:
         return _founding_problem(s, move[1], player)
     if kind == EXPAND:
         return _expansion_problem(s, move, supply[HUTS])
     adjacent = settlements_touching(s, player, move[1])
     if not adjacent:
-        return f"{format_hex(move[1])} is not next to any settlement of yours"
+        return refusal("not-adjacent", hex=format_hex(move[1]))
     if kind == TEMPLE:
         if all(len(group) < 3 for group in adjacent):
-            return "a temple needs an adjacent settlement of yours covering at least 3 hexes"
-        return "every adjacent settlement of yours that is large enough already has a temple"
+            return refusal("temple-settlement-too-small")
+        return refusal("temple-already")
     if s.level[move[1]] < 3:
-        return (
-            f"a tower stands on level 3 or higher; {format_hex(move[1])} is at level "
-            f"{s.level[move[1]]}"
-        )
-    return "every adjacent settlement of yours already has a tower"
+        return refusal("tower-too-low", hex=format_hex(move[1]), level=s.level[move[1]])
+    return refusal("tower-already")
 
 
-def _founding_problem(s: Position, hex_: int, player: int) -> str:
+NONE_LEFT: Final = ("no-huts-left", "no-temples-left", "no-towers-left", "no-ships-left")
+"""The refusal of a build whose pile is empty, by pile (``HUTS``...)."""
+
+
+def _founding_problem(s: Position, hex_: int, player: int) -> Text:
     if s.level[hex_] != 1:
-        return (
-            f"a new settlement is founded on level 1; {format_hex(hex_)} is at level "
-            f"{s.level[hex_]}"
-        )
+        return refusal("hut-not-level-1", hex=format_hex(hex_), level=s.level[hex_])
     near = [h for h in s.own[player] if hex_ - h in DELTAS]
     if near:
-        return (
-            f"{format_hex(hex_)} is next to your building at {format_hex(near[0])}: "
-            "a new settlement may not touch your own buildings (expand instead)"
-        )
-    return "not a legal hut here"
+        return refusal("hut-touches-own", hex=format_hex(hex_), near=format_hex(near[0]))
+    return refusal("not-a-hut")
 
 
-def _expansion_problem(s: Position, move: Move, huts: int) -> str:
+def _expansion_problem(s: Position, move: Move, huts: int) -> Text:
     terrain = move[2]
     for hex_ in move[3]:
         if s.terrain[hex_] != terrain:
-            return (
-                f"{format_hex(hex_)} is {TERRAIN_NAMES[s.terrain[hex_]]}, "
-                f"not {TERRAIN_NAMES[terrain]}"
+            return refusal(
+                "expansion-wrong-terrain",
+                hex=format_hex(hex_),
+                terrain=TERRAIN_WORDS[s.terrain[hex_]],
+                expected=TERRAIN_WORDS[terrain],
             )
     player = s.to_move
     groups = {id(s.settlement[h]): s.settlement[h] for h in s.own[player]}
@@ -271,13 +270,11 @@ def _expansion_problem(s: Position, move: Move, huts: int) -> str:
         if reach and set(move[3]) <= reach:
             if set(move[3]) != reach:
                 missing = ", ".join(format_hex(h) for h in sorted(reach - set(move[3])))
-                return (
-                    f"expanding into {TERRAIN_NAMES[terrain]} fills every such hex next to "
-                    f"the settlement: {missing} missing"
+                return refusal(
+                    "expansion-incomplete", terrain=TERRAIN_WORDS[terrain], missing=missing
                 )
             need = huts_needed(s, reach)
-            return f"this expansion needs {need} huts and player {player + 1} has {huts}"
-    return (
-        f"no settlement of yours reaches exactly these {TERRAIN_NAMES[terrain]} hexes "
-        "(every hex must be next to the same settlement)"
-    )
+            return refusal(
+                "expansion-too-few-huts", need=need, player=player_words(player), huts=huts
+            )
+    return refusal("expansion-no-settlement", terrain=TERRAIN_WORDS[terrain])

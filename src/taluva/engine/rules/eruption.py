@@ -11,10 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from taluva.engine.hexes import DELTAS, format_hex
-from taluva.engine.pieces import BUILDING_NAMES, HUT_KIND
+from taluva.engine.pieces import HUT_KIND, TEMPLE_KIND
 from taluva.engine.position import Position
+from taluva.engine.refusals import refusal
 from taluva.engine.rules.settlements import split
-from taluva.engine.tiles import NEXT_DELTAS, TERRAIN_NAMES, VOLCANO
+from taluva.engine.tiles import NEXT_DELTAS, TERRAIN_WORDS, VOLCANO
+from taluva.engine.wording import Text
 
 
 def may_cover(s: Position, hexes: tuple[int, ...]) -> bool:
@@ -52,41 +54,43 @@ def eruption_ok(s: Position, code: int) -> bool:
 
 def eruption_problem(
     s: Position, hexes: tuple[int, ...], terrains: tuple[int, ...], heights: list[int]
-) -> str | None:
+) -> Text | None:
     """Why a tile (three hexes, or two) may not go on top of these land hexes, or None."""
     level = s.level
     if 0 in heights:
         sea = format_hex(hexes[heights.index(0)])
         land = next(h for h in hexes if level.get(h, 0))
-        return (
-            f"the tile would overhang: {sea} is sea but {format_hex(land)} is at level "
-            f"{level[land]}"
-        )
+        return refusal("eruption-overhang", sea=sea, land=format_hex(land), level=level[land])
     if len(set(heights)) > 1:
         low, high = min(heights), max(heights)
-        return (
-            f"the hexes below are not at one level: {format_hex(hexes[heights.index(low)])} is "
-            f"at level {low}, {format_hex(hexes[heights.index(high)])} at level {high}"
+        return refusal(
+            "eruption-uneven",
+            low_hex=format_hex(hexes[heights.index(low)]),
+            low=low,
+            high_hex=format_hex(hexes[heights.index(high)]),
+            high=high,
         )
     volcanoes = [h for h, kind in zip(hexes, terrains, strict=True) if kind == VOLCANO]
     if not volcanoes:
-        return "a tile without a volcano only goes on sea level"
+        return refusal("no-volcano-on-top")
     if not any(s.terrain[h] == VOLCANO for h in volcanoes):
         below = volcanoes[0]
-        return (
-            f"the volcano would lie on {TERRAIN_NAMES[s.terrain[below]]} at "
-            f"{format_hex(below)}: an eruption must cover a volcano"
+        return refusal(
+            "eruption-not-on-volcano",
+            terrain=TERRAIN_WORDS[s.terrain[below]],
+            hex=format_hex(below),
         )
     if len({s.tile_at[h] for h in hexes}) == 1:
-        return "the tile would lie exactly on a single tile: turn it to cover at least two tiles"
+        return refusal("eruption-same-tile")
     building = s.building
     for hex_ in hexes:
         piece = building.get(hex_)
         if piece is not None and piece & 3 != HUT_KIND:
-            return f"the tile would cover the {BUILDING_NAMES[piece & 3]} at {format_hex(hex_)}"
+            code = "eruption-covers-temple" if piece & 3 == TEMPLE_KIND else "eruption-covers-tower"
+            return refusal(code, hex=format_hex(hex_))
     for hex_ in hexes:
         if hex_ in building and s.settlement[hex_].issubset(hexes):
-            return f"the tile would destroy every building of the settlement at {format_hex(hex_)}"
+            return refusal("eruption-destroys-settlement", hex=format_hex(hex_))
     return None
 
 

@@ -15,8 +15,10 @@ from typing import Final
 from taluva.engine.hexes import DELTAS, ORIGIN
 from taluva.engine.moves import TILE_MOVES, Move
 from taluva.engine.position import Position, pending_hexes
+from taluva.engine.refusals import refusal
 from taluva.engine.rules.eruption import erupt, eruption_ok, eruption_problem
 from taluva.engine.tiles import CODE_OFFSETS_OVER, PLACEMENTS_OVER, VOLCANO, footprint
+from taluva.engine.wording import Text
 
 FIRST_TILE_CODES: Final = tuple(ORIGIN * 8 + k for k in range(6))
 """The first tile of a game goes with its volcano on 0,0, in any orientation."""
@@ -95,7 +97,9 @@ def is_placement(s: Position, code: int) -> bool:
     return code in s.sea or code in s.erupt
 
 
-def placement_problem(s: Position, hexes: tuple[int, ...], terrains: tuple[int, ...]) -> str | None:
+def placement_problem(
+    s: Position, hexes: tuple[int, ...], terrains: tuple[int, ...]
+) -> Text | None:
     """Why a tile (three hexes, or two for a double-hex tile) may not go on these hexes, in
     words, or None if the island allows it."""
     for expansion in s.setup.expansions:
@@ -106,14 +110,14 @@ def placement_problem(s: Position, hexes: tuple[int, ...], terrains: tuple[int, 
         volcanoes = [h for h, kind in zip(hexes, terrains, strict=True) if kind == VOLCANO]
         anchor = volcanoes[0] if volcanoes else None
         if anchor != ORIGIN and (volcanoes or ORIGIN not in hexes):
-            return "the first tile of the game goes with its volcano on 0,0"
+            return refusal("first-tile-origin")
         return None
     level = s.level
     heights = [level.get(h, 0) for h in hexes]
     if any(heights):
         return eruption_problem(s, hexes, terrains, heights)
     if not any(h + d in level for h in hexes for d in DELTAS):
-        return "the tile does not touch the island: one of its hexes must share an edge with it"
+        return refusal("not-touching")
     return None
 
 

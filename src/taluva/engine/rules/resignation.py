@@ -10,18 +10,20 @@ from __future__ import annotations
 from taluva.engine.errors import IllegalMove
 from taluva.engine.outcome import LEAVING_CHOICES, LEAVING_REASONS, Reason, Resignation
 from taluva.engine.position import OVER, TILE_PHASE, Position
+from taluva.engine.refusals import refusal
 from taluva.engine.rules import ending, turns
+from taluva.engine.wording import Text
 
 
-def resignation_problem(s: Position, player: int) -> str | None:
+def resignation_problem(s: Position, player: int) -> Text | None:
     """Why ``player`` cannot leave the game now, in words, or None if they can."""
     count = s.setup.player_count
     if type(player) is not int or not 0 <= player < count:
-        return f"there is no player {player!r} in this game (players 0 to {count - 1})"
+        return refusal("no-such-player", player=repr(player), last=count - 1)
     if s.phase == OVER:
-        return "the game is over"
+        return refusal("game-over")
     if player in s.eliminated:
-        return f"{s.setup.players[player]} is already out of the game"
+        return refusal("already-out", name=s.setup.players[player])
     return None
 
 
@@ -33,7 +35,9 @@ def resign(s: Position, player: int, reason: Reason | str, ply: int) -> Position
     of the pile, so the next player takes it; a tile already placed stays on the island.
     """
     if reason not in LEAVING_REASONS:
-        raise IllegalMove(f"a player leaves a game as {LEAVING_CHOICES}, not {str(reason)!r}")
+        raise IllegalMove(
+            refusal("unknown-leaving-reason", choices=LEAVING_CHOICES, reason=repr(str(reason)))
+        )
     problem = resignation_problem(s, player)
     if problem is not None:
         raise IllegalMove(problem)

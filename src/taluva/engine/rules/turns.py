@@ -13,9 +13,11 @@ from taluva.engine.errors import IllegalMove
 from taluva.engine.moves import DRAW, TILE, TILE_MOVES, Move, MoveKind
 from taluva.engine.outcome import Reason
 from taluva.engine.position import BUILD_PHASE, OVER, TILE_PHASE, Position
+from taluva.engine.refusals import player_words, refusal
 from taluva.engine.rules import building, ending, placement
 from taluva.engine.rules.building import BASE_BUILDS
 from taluva.engine.tiles import TILE_TERRAINS, footprint, tile_terrains
+from taluva.engine.wording import Text
 
 TILE_KINDS = frozenset({MoveKind.TILE, MoveKind.DRAW, MoveKind.DOUBLE})
 """The moves of the tile phase."""
@@ -69,39 +71,39 @@ def legal_form(s: Position, move: Move) -> Move | None:
     return None
 
 
-def why_illegal(s: Position, move: Move) -> str:
-    """Why a move is not legal now, naming the rule."""
+def why_illegal(s: Position, move: Move) -> Text:
+    """Why a move is not legal now, naming the rule (a refusal with its code and values)."""
     kind = move[0]
-    who = f"player {s.to_move + 1}"
+    who = player_words(s.to_move)
     if s.phase == OVER:
-        return "the game is over"
+        return refusal("game-over")
     owner = s.setup.owner_of(move)
     if s.phase == BUILD_PHASE:
         if kind in TILE_KINDS:
-            return f"{who} has placed a tile and must now build"
+            return refusal("must-build", player=who)
         if owner is not None:
             return owner.problem(s, move)
         if kind not in BASE_BUILDS:
             return _missing_expansion(kind)
         return building.build_problem(s, move)
     if kind not in TILE_KINDS:
-        return f"{who} must place a tile before building"
+        return refusal("must-place-tile", player=who)
     if kind == TILE and s.tile is None:
-        return f"{who} must first draw a tile or take a face-up double-hex tile"
+        return refusal("must-draw-first", player=who)
     if kind != TILE:
         return owner.problem(s, move) if owner is not None else _missing_expansion(kind)
     assert s.tile is not None
     hexes = footprint(move[1], move[2])
     problem = placement.placement_problem(s, hexes, tile_terrains(s.tile))
-    return problem or "not a legal placement"
+    return problem or refusal("not-a-placement")
 
 
-def _missing_expansion(kind: MoveKind) -> str:
+def _missing_expansion(kind: MoveKind) -> Text:
     if kind == DRAW:
-        return "the engine draws the tile: 'draw' is a move of the Double-Hex expansion only"
+        return refusal("draw-without-double-hex")
     if kind == MoveKind.DOUBLE:
-        return "this game is played without the Double-Hex expansion"
-    return "ships belong to the Ships expansion, which this game does not use"
+        return refusal("no-double-hex")
+    return refusal("no-ships-expansion")
 
 
 def apply(s: Position, move: Move) -> Position:
@@ -189,6 +191,6 @@ def random_move(s: Position, rng: random.Random) -> Move:
     elif s.phase == BUILD_PHASE:
         move = building.sample_build(s, rng)
     else:
-        raise IllegalMove("the game is over: there is no move to make")
+        raise IllegalMove(refusal("game-over-no-move"))
     s.sampled = move
     return move
