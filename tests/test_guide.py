@@ -18,6 +18,7 @@ from taluva import Game
 from taluva.engine.hexes import coords
 from taluva.engine.moves import DOUBLE, TILE, Move
 from taluva.engine.pieces import STARTING_SUPPLY
+from taluva.lang import say, use
 from taluva.learn.guide import (
     GUIDE_FILE,
     MARKDOWN_END,
@@ -178,6 +179,66 @@ def test_the_guides_data_ships_in_the_wheel() -> None:
     assert GUIDE_FILE in data["taluva.learn"]
 
 
+# ---------------------------------------------------------------- the guide translated
+
+GLOSSARY = {
+    "de": ("Plättchen", "Feld", "Vulkan", "Siedlung", "Hütte", "Tempel", "Turm", "Ebene",
+           "Insel", "Schiff", "Lagune", "Spielplan", "Partie", "Dschungel", "Lichtung"),
+    "fr": ("tuile", "case", "volcan", "village", "hutte", "temple", "tour", "niveau", "île",
+           "bateau", "lagon", "plateau", "éruption", "partie", "jungle", "clairière"),
+}  # fmt: skip
+"""The game's own words in each language (src/taluva/lang/locale/glossary.md)."""
+ENGLISH = re.compile(r"\b(the|you|your|tile|tiles|hex|hexes|settlement|huts?|and|with)\b", re.I)
+"""English words that no German or French rule may still hold."""
+
+
+@pytest.mark.parametrize("lang", sorted(GLOSSARY))
+def test_every_section_is_said_in_german_and_french_with_the_games_own_words(lang: str) -> None:
+    english, said = load_guide("en"), load_guide(lang)
+    assert said.ids == english.ids
+    assert "Siedlung" in said.markdown() if lang == "de" else "village" in said.markdown()
+    for ours, theirs in zip(english.sections, said.sections, strict=True):
+        assert theirs.title != ours.title and theirs.text != ours.text, theirs.id
+        words = f"{theirs.title} {theirs.text}"
+        assert not ENGLISH.findall(words), (theirs.id, ENGLISH.findall(words))
+        assert any(term.lower() in words.lower() for term in GLOSSARY[lang]), theirs.id
+        assert "{" not in words and "}" not in words, theirs.id
+        # the same paragraphs, points and steps: the translation kept the text's markup
+        assert [(b.kind, len(b.items)) for b in theirs.blocks] == [
+            (b.kind, len(b.items)) for b in ours.blocks
+        ], theirs.id
+        assert words.count("**") == f"{ours.title} {ours.text}".count("**"), theirs.id
+        for picture, shown in zip(ours.pictures, theirs.pictures, strict=True):
+            assert shown.caption != picture.caption and not ENGLISH.findall(shown.caption)
+            assert shown.moves == picture.moves and shown.refused == picture.refused
+
+
+def test_the_guide_follows_the_language_spoken_and_names_the_facts_in_it() -> None:
+    huts, temples, towers, _ = STARTING_SUPPLY
+    with use("de"):
+        german = load_guide()
+    assert german is load_guide("de") and german.lang == "de"
+    assert load_guide() is load_guide("en")
+    game = german.section("game").text
+    assert f"{huts} Hütten, {temples} Tempel und {towers} Türme" in game
+    refused = next(p for s in german.sections for p in s.pictures if p.refused)
+    assert refused.alt.startswith(refused.caption + " Die Regeln verbieten das: ")
+    assert refused.refusal == say(refused.draw().refusal, "de")
+    assert "Tempel" in german.section("temple").plain_text()
+
+
+def test_french_words_are_wrapped_without_a_line_starting_with_a_sign() -> None:
+    """French puts a space before ``: ; ! ?``: the terminal's and the docs' wrapping keep it
+    with its sign, so no line starts with one."""
+    french = load_guide("fr")
+    for width in (40, 60, 79, 100):
+        lines = [line for s in french.sections for line in s.plain_text(width).splitlines()]
+        assert not [line for line in lines if re.match(r"\s*[:;!?»]", line)], width
+        assert all(len(line) <= width for line in lines if " " in line.strip())
+    markdown = french.markdown()
+    assert " : " in markdown and not re.search(r"^\s*[:;!?»]", markdown, re.M)
+
+
 # ---------------------------------------------------------------- the server's guide
 
 
@@ -251,3 +312,26 @@ def test_a_picture_the_guide_does_not_have_is_not_found(client: Any) -> None:
     assert answer.status_code == 404
     assert answer.json()["error"]["code"] == "not-found"
     assert "volcano-99" in answer.json()["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "title"), [("de", "Ein Vulkanausbruch"), ("fr", "Une éruption volcanique")]
+)
+def test_the_server_gives_the_guide_in_the_readers_language(
+    client: Any, lang: str, title: str
+) -> None:
+    english = client.get("/api/guide")
+    answer = client.get("/api/guide", headers={"accept-language": f"{lang}-CH,{lang};q=0.9"})
+    assert answer.status_code == 200 and "accept-language" in answer.headers["vary"].lower()
+    assert answer.headers["etag"] != english.headers["etag"]
+    data, guide = answer.json(), load_guide(lang)
+    assert data["lang"] == lang and data["version"] == english.json()["version"]
+    eruption = next(s for s in data["sections"] if s["id"] == "eruption")
+    assert eruption["title"] == title
+    assert eruption["blocks"][1]["items"] == list(guide.section("eruption").blocks[1].items)
+    for section in data["sections"]:
+        pictures = guide.section(section["id"]).pictures
+        assert [p["caption"] for p in section["pictures"]] == [p.caption for p in pictures]
+        assert [p["alt"] for p in section["pictures"]] == [p.alt for p in pictures]
+    chosen = client.get("/api/guide", params={"lang": lang}).json()
+    assert chosen["sections"] == data["sections"]

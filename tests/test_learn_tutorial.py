@@ -4,6 +4,7 @@ the way, and a won game at the end; answers to other moves; a broken tutorial re
 
 from __future__ import annotations
 
+import re
 from importlib import resources
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from taluva.engine.game import Game
 from taluva.engine.moves import BUILD_KINDS, EXPAND, HUT, TEMPLE, TILE, TOWER
 from taluva.engine.pieces import STARTING_SUPPLY
+from taluva.lang import say, use
 from taluva.learn.tutorial import (
     TUTORIAL_FILE,
     Step,
@@ -155,6 +157,67 @@ def test_the_words_name_the_engines_numbers_and_the_learners_pieces(tutorial: Tu
         if step.tile:
             assert step.tile in " ".join(step.why), f"{step.id}: name the tile in hand"
     assert not [text for text in texts if "{" in text or "}" in text]
+
+
+GLOSSARY = {
+    "de": ("Plättchen", "Feld", "Vulkan", "Siedlung", "Hütte", "Tempel", "Turm", "Ebene"),
+    "fr": ("tuile", "case", "volcan", "village", "hutte", "temple", "tour", "niveau"),
+}
+"""The game's own words in each language (src/taluva/lang/locale/glossary.md)."""
+ENGLISH = re.compile(r"\b(the|you|your|tile|tiles|hex|hexes|settlement|huts?|and|with)\b", re.I)
+"""English words that no German or French step may still hold."""
+
+
+def texts_of(tutorial: Tutorial) -> list[tuple[str, ...]]:
+    """Every text of the lesson, each as its paragraphs, in reading order."""
+    texts = [(tutorial.title,), tutorial.intro, tutorial.ending]
+    for step in tutorial.steps:
+        texts += [(step.say,), step.why, (step.other,), step.then]
+    return texts
+
+
+@pytest.mark.parametrize("lang", sorted(GLOSSARY))
+def test_the_lesson_is_said_in_german_and_french_with_the_games_own_words(
+    tutorial: Tutorial, lang: str
+) -> None:
+    """Loading the lesson in a language checks its words there as in English (a hex the
+    words name must be one the step's move touches), so this also proves the translation
+    names the right hexes."""
+    said = load_tutorial(lang)
+    assert said.lang == lang and said.steps[0].move == tutorial.steps[0].move
+    for english, words in zip(texts_of(tutorial), texts_of(said), strict=True):
+        assert len(words) == len(english)  # the same paragraphs
+        for ours, theirs in zip(english, words, strict=True):
+            assert theirs != ours and not ENGLISH.findall(theirs), (theirs, ENGLISH.findall(theirs))
+            assert "{" not in theirs and "}" not in theirs
+    for step in said.steps:
+        why = " ".join(step.why)
+        assert any(term.lower() in why.lower() for term in GLOSSARY[lang]), step.id
+        if step.tile:
+            assert step.tile in why, f"{step.id}: name the tile in hand"
+    learner = {"de": "Du", "fr": "Vous"}[lang]
+    assert said.players == (learner, *tutorial.players[1:])
+
+
+def test_the_lesson_follows_the_language_spoken_and_its_answers_are_said_in_it(
+    tutorial: Tutorial,
+) -> None:
+    with use("de"):
+        german = load_tutorial()
+    assert german is load_tutorial("de") and load_tutorial() is tutorial
+    placed = tutorial.start().placed(tutorial.learner)
+    assert f"Du hast schon {placed['temples']} Tempel" in " ".join(german.intro)
+    step, game = next((s, g) for s, g in played(german) if s.id == "erupt")
+    turned = next(m for m in game.legal_moves() if m.kind == TILE and m.hex == step.move.hex
+                  and m != step.move)  # fmt: skip
+    nudge = step.answer(game, str(turned)).message
+    assert nudge.startswith("Right volcano")
+    assert say(nudge, "de").startswith("Richtiger Vulkan: ")
+    assert say(nudge, "fr").startswith("Bon volcan : ")
+    elsewhere = next(m for m in game.legal_moves() if m.kind == TILE and m.hex != step.move.hex
+                     and set(move_hexes(m)) != set(move_hexes(step.move)))  # fmt: skip
+    assert step.answer(game, str(elsewhere)).message == step.other
+    assert step.other.startswith("Das ist erlaubt, aber")
 
 
 @pytest.mark.parametrize(

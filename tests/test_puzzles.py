@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 from pathlib import Path
 
 import pytest
 
 from taluva.cli import main
 from taluva.engine.moves import Move
+from taluva.engine.wording import Tn
+from taluva.lang import say
 from taluva.learn.puzzle_check import (
     Work,
     destroyable,
@@ -34,6 +37,7 @@ from taluva.learn.puzzles import (
     Puzzle,
     PuzzleError,
     PuzzleSet,
+    _still_to_place,
     check_attempt,
     load_puzzles,
     next_puzzle,
@@ -250,6 +254,50 @@ def test_a_wrong_spoil_or_save_says_what_it_misses_and_shows_the_answer() -> Non
     assert f"The turn that saves your huts: {save.answer[0]}" in wrong.message
     right = check_attempt(save, *save.answer)
     assert right.message == "Right: no eruption can destroy any of your huts now."
+
+
+def test_themes_tasks_and_the_words_of_a_wrong_turn_are_said_in_german_and_french() -> None:
+    for theme, words in THEMES.items():
+        assert say(words, "de") != words and say(words, "fr") != words, theme
+    assert [say(name, "de") for name, _ in DIFFICULTIES.values()] == ["leicht", "mittel", "schwer"]
+    puzzle = WINS[0]
+    assert say(puzzle.public_json()["task"], "fr").startswith("Trouvez le tour qui gagne")
+    wrong = check_attempt(puzzle, puzzle.answer[0], other_build(puzzle))
+    german, french = say(wrong.message, "de"), say(wrong.message, "fr")
+    assert (
+        f"{puzzle.answer[0]}, dann {other_build(puzzle)} gewinnt nicht: Du hättest noch" in german
+    )
+    assert f"Der siegreiche Zug: {puzzle.answer[0]}, dann {puzzle.answer[1]}" in german
+    assert "ne gagne pas : il vous resterait" in french and "Le tour gagnant : " in french
+    prose = german
+    for move in (*puzzle.answer, other_build(puzzle)):  # the notation stays as it is
+        prose = prose.replace(move, "")
+    assert not re.search(r"\b(huts?|temples?|towers?|tiles?|then|and)\b", prose), prose
+    illegal = check_attempt(puzzle, "tile 40,40 0", puzzle.answer[1])
+    assert say(illegal.message, "de").startswith("Dieser Zug ist nicht erlaubt: ")
+    names = [say(name, "de") for name in puzzle.game().players]
+    assert names[puzzle.mover] == "Du" and "Gegner" in names
+
+
+def test_what_a_wrong_turn_leaves_is_counted_by_each_languages_plural_rules() -> None:
+    puzzle = WINS[0]
+    game = puzzle.game()
+    game.play(puzzle.answer[0])
+    game.play(other_build(puzzle))
+    left = _still_to_place(game, puzzle.mover)
+    supply = game.supply(puzzle.mover)
+    german = {"huts": ("Hütte", "Hütten"), "temples": ("Tempel", "Tempel"),
+              "towers": ("Turm", "Türme")}  # fmt: skip
+    kinds = [kind for kind in german if supply[kind]]
+    assert kinds
+    for kind in kinds:
+        n = supply[kind]
+        assert f"{n} {kind if n != 1 else kind[:-1]}" in left
+        assert f"{n} {german[kind][n != 1]}" in say(left, "de")
+    assert say(Tn("{n} hut", "{n} huts", 1, n=1), "de") == "1 Hütte"
+    assert say(Tn("{n} hut", "{n} huts", 3, n=3), "de") == "3 Hütten"
+    assert say(Tn("{n} tower", "{n} towers", 0, n=0), "fr") == "0 tour"
+    assert say(Tn("{n} tower", "{n} towers", 2, n=2), "fr") == "2 tours"
 
 
 def _builds_after(puzzle: Puzzle, tile: Move) -> list[Move]:

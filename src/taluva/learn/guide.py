@@ -8,6 +8,10 @@ illegal move in a picture, or a "refused" move the engine accepts, is a ``GuideE
 picture can never show a position the rules forbid. The web client's page (``GET
 /api/guide``), the terminal's help screen, ``taluva rules`` and the "How to play" block of
 docs/rules.md are all made from this one source, so they cannot drift apart.
+
+The words are English in ``guide.toml`` and translated in the ``learn`` catalog (each title,
+text and caption is one message): ``load_guide(lang)`` reads the guide in a language, every
+title, text and caption in its words, and says the engine's refusals and results in it too.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import re
 import textwrap
 import tomllib
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 from typing import Any, Final
@@ -28,7 +32,7 @@ from taluva.engine.expansions.board_zones import MAX_CORNERS_OUT
 from taluva.engine.game import Game
 from taluva.engine.hexes import DELTAS, coords
 from taluva.engine.moves import DOUBLE, EXPAND, TILE, Move
-from taluva.engine.options import TILES_PER_PLAYER_CHOICES, player_count_range
+from taluva.engine.options import PLAYER_COUNTS, TILES_PER_PLAYER_CHOICES
 from taluva.engine.pieces import STARTING_SUPPLY
 from taluva.engine.tiles import (
     VOLCANO,
@@ -37,6 +41,8 @@ from taluva.engine.tiles import (
     footprint,
     tile_terrains,
 )
+from taluva.engine.wording import T
+from taluva.lang import DEFAULT, current, say
 from taluva.render import style
 from taluva.render.position import last_turn_hexes, move_hexes
 from taluva.render.scene import (
@@ -97,7 +103,8 @@ def facts() -> dict[str, str]:
     """The numbers the guide's words name, from the engine's tables (``{huts}`` in a text)."""
     huts, temples, towers, ships = STARTING_SUPPLY
     return {
-        "players": player_count_range(),
+        "fewest_players": str(min(PLAYER_COUNTS)),
+        "most_players": str(max(PLAYER_COUNTS)),
         "huts": str(huts),
         "temples": str(temples),
         "towers": str(towers),
@@ -190,6 +197,8 @@ class Picture:
     doubles: tuple[str, ...] | None = None
     outline: str = "move"
     """What the yellow line goes round: the last ``move``, or the whole last ``turn``."""
+    lang: str = DEFAULT
+    """The language of the caption, in which the picture's words (``alt``) are said."""
 
     def replay(self) -> Game:
         """The picture's position, every move checked by the engine; GuideError naming the
@@ -211,8 +220,9 @@ class Picture:
         return game
 
     def draw(self) -> Drawing:
-        """Replay the position, check the refused move and draw the picture (made once)."""
-        return _drawing(self)
+        """Replay the position, check the refused move and draw the picture (made once for
+        every language: the drawing has no words, and the engine's are said when shown)."""
+        return _drawing(replace(self, caption="", lang=DEFAULT))
 
     def marks(self) -> dict[str, Any]:
         """What the web client's board draws over the position, as JSON: the ``marked`` hexes
@@ -228,13 +238,28 @@ class Picture:
 
     @property
     def alt(self) -> str:
-        """The picture in words, for a reader who cannot see it."""
+        """The picture in words, for a reader who cannot see it (in the picture's language)."""
         drawing = self.draw()
+        caption = plain(self.caption)
         if drawing.refusal is not None:
-            return f"{plain(self.caption)} The rules refuse it: {drawing.refusal}."
+            alt = T("{caption} The rules refuse it: {refusal}.", caption=caption,
+                    refusal=drawing.refusal)  # fmt: skip
+            return say(alt, self.lang)
         if drawing.result is not None:
-            return f"{plain(self.caption)} {drawing.result}."
-        return plain(self.caption)
+            return f"{caption} {say(drawing.result, self.lang)}."
+        return caption
+
+    @property
+    def refusal(self) -> str | None:
+        """The engine's reason for refusing the refused move, in the picture's language."""
+        refusal = self.draw().refusal
+        return None if refusal is None else say(refusal, self.lang)
+
+    @property
+    def result(self) -> str | None:
+        """How the game in the picture ended, in the picture's language (None if it goes on)."""
+        result = self.draw().result
+        return None if result is None else say(result, self.lang)
 
 
 @cache
@@ -326,6 +351,20 @@ def _outline(hexes: frozenset[int], scene: Scene, colour: str) -> list[Shape]:
     return lines
 
 
+_KEPT_SPACE: Final = re.compile(r" (?=[:;!?»])|(?<=«) ")
+"""The spaces French typography keeps with the sign beside them (``vous : ``, ``« Élimination
+»``), so that a line never starts with the sign."""
+
+
+def _fill(text: str, width: int, marker: str, *, break_on_hyphens: bool = True) -> str:
+    """One item wrapped to ``width`` after its ``marker``, never at a space kept with a sign."""
+    kept = _KEPT_SPACE.sub("\x00", text)  # a character textwrap never breaks at
+    wrapped = textwrap.fill(kept, width, initial_indent=marker,
+                            subsequent_indent=" " * len(marker),
+                            break_on_hyphens=break_on_hyphens)  # fmt: skip
+    return wrapped.replace("\x00", " ")
+
+
 @dataclass(frozen=True, slots=True)
 class Section:
     """One rule as a player reads it: its words and its pictures. ``expansion`` names the
@@ -346,14 +385,7 @@ class Section:
         for block in self.blocks:
             for number, item in enumerate(block.items, start=1):
                 marker = {"paragraph": "", "points": "- ", "steps": f"{number}. "}[block.kind]
-                lines.append(
-                    textwrap.fill(
-                        plain(item),
-                        width,
-                        initial_indent=marker,
-                        subsequent_indent=" " * len(marker),
-                    )
-                )
+                lines.append(_fill(plain(item), width, marker))
             lines.append("")
         return "\n".join(lines).rstrip("\n") + "\n"
 
@@ -363,24 +395,18 @@ class Section:
         for block in self.blocks:
             for number, item in enumerate(block.items, start=1):
                 marker = {"paragraph": "", "points": "- ", "steps": f"{number}. "}[block.kind]
-                lines.append(
-                    textwrap.fill(
-                        item,
-                        95,
-                        initial_indent=marker,
-                        subsequent_indent=" " * len(marker),
-                        break_on_hyphens=False,
-                    )
-                )
+                lines.append(_fill(item, 95, marker, break_on_hyphens=False))
             lines.append("")
         return "\n".join(lines)
 
 
 @dataclass(frozen=True, slots=True)
 class Guide:
-    """Every section, in reading order: the base game, then the expansions."""
+    """Every section, in reading order: the base game, then the expansions; its words in
+    ``lang``."""
 
     sections: tuple[Section, ...]
+    lang: str = DEFAULT
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -442,7 +468,8 @@ class Guide:
 
     def to_json(self) -> dict[str, Any]:
         """Every section with its words and pictures, as the web client reads it: each
-        picture's caption, refusal and the marks its board draws over the position."""
+        picture's caption, refusal and the marks its board draws over the position, every
+        word in the guide's language."""
         sections = []
         for section in self.sections:
             pictures = []
@@ -454,8 +481,8 @@ class Guide:
                         "caption": picture.caption,
                         "alt": picture.alt,
                         "refused": picture.refused,
-                        "refusal": drawing.refusal,
-                        "result": drawing.result,
+                        "refusal": picture.refusal,
+                        "result": picture.result,
                         "width": drawing.width,
                         "height": drawing.height,
                         "marks": picture.marks(),
@@ -500,34 +527,42 @@ _PICTURE_KEYS: Final = {
 }
 
 
-def parse_guide(text: str) -> Guide:
+def parse_guide(text: str, lang: str = DEFAULT) -> Guide:
     """Read a guide from TOML text: ``[[section]]`` tables, each with ``[[section.picture]]``
-    tables. GuideError names what is wrong; the pictures are checked when drawn."""
+    tables, its words in ``lang`` (from the ``learn`` catalog; English where a message has no
+    translation). GuideError names what is wrong; the pictures are checked when drawn."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise GuideError(f"{GUIDE_FILE}: {error}") from None
     try:
-        sections = tuple(_section(raw, facts()) for raw in data.get("section", []))
+        sections = tuple(_section(raw, facts(), lang) for raw in data.get("section", []))
     except KeyError as error:
         raise GuideError(f"{GUIDE_FILE}: a section or picture lacks {error}") from None
     ids = [section.id for section in sections]
     if len(set(ids)) != len(ids) or not ids:
         raise GuideError(f"{GUIDE_FILE}: section ids must be present and unique: {ids}")
-    return Guide(sections)
+    return Guide(sections, lang)
 
 
-def _section(raw: dict[str, Any], numbers: dict[str, str]) -> Section:
-    """One ``[[section]]`` table, its facts filled in."""
+def _words(english: Any, lang: str, where: str, numbers: dict[str, str] | None = None) -> str:
+    """One of the guide's texts in ``lang``, the facts it names filled in; GuideError for a
+    text that is missing or names no fact."""
+    if not isinstance(english, str):
+        raise GuideError(f"{where}: expected a text, not {english!r}")
+    try:
+        return say(T(english, **(numbers or {})), lang)
+    except KeyError as error:
+        raise GuideError(f"{where}: no fact named {error}") from None
+
+
+def _section(raw: dict[str, Any], numbers: dict[str, str], lang: str = DEFAULT) -> Section:
+    """One ``[[section]]`` table in ``lang``, its facts filled in."""
     unknown = sorted(set(raw) - _SECTION_KEYS)
     if unknown or not _ID.match(str(raw.get("id", ""))):
         raise GuideError(f"section {raw.get('id')!r}: a bad id or unknown keys {unknown}")
     section_id = raw["id"]
-    text = raw["text"]
-    try:
-        words = text.format_map(numbers).strip()
-    except KeyError as error:
-        raise GuideError(f"section {section_id}: no fact named {error}") from None
+    words = _words(raw["text"], lang, f"section {section_id}", numbers).strip()
     expansion = raw.get("expansion")
     if expansion is not None and expansion not in EXPANSION_TAGS:
         raise GuideError(f"section {section_id}: unknown expansion {expansion!r}")
@@ -536,14 +571,18 @@ def _section(raw: dict[str, Any], numbers: dict[str, str]) -> Section:
         wrong = sorted(set(topics) - set(TOPICS))
         raise GuideError(f"section {section_id}: unknown topics {wrong}")
     pictures = tuple(
-        _picture(f"{section_id}-{number}", picture)
+        _picture(f"{section_id}-{number}", picture, lang)
         for number, picture in enumerate(raw.get("picture", []), start=1)
     )
-    blocks = parse_blocks(words)
-    return Section(section_id, raw["title"], words, blocks, pictures, expansion, topics)
+    try:
+        blocks = parse_blocks(words)
+    except GuideError as error:
+        raise GuideError(f"section {section_id} ({lang}): {error}") from None
+    title = _words(raw["title"], lang, f"section {section_id}")
+    return Section(section_id, title, words, blocks, pictures, expansion, topics)
 
 
-def _picture(picture_id: str, raw: dict[str, Any]) -> Picture:
+def _picture(picture_id: str, raw: dict[str, Any], lang: str = DEFAULT) -> Picture:
     """One ``[[section.picture]]`` table (its position is checked when it is drawn)."""
     unknown = sorted(set(raw) - _PICTURE_KEYS)
     if unknown:
@@ -554,7 +593,7 @@ def _picture(picture_id: str, raw: dict[str, Any]) -> Picture:
     doubles = raw.get("doubles")
     return Picture(
         id=picture_id,
-        caption=raw["caption"].strip(),
+        caption=_words(raw["caption"], lang, f"picture {picture_id}").strip(),
         deck=tuple(raw["deck"]),
         moves=tuple(raw["moves"]),
         refused=raw.get("refused"),
@@ -562,11 +601,18 @@ def _picture(picture_id: str, raw: dict[str, Any]) -> Picture:
         expansions=tuple(raw.get("expansions", ())),
         doubles=None if doubles is None else tuple(doubles),
         outline=outline,
+        lang=lang,
     )
 
 
+def load_guide(lang: str | None = None) -> Guide:
+    """The guide of ``guide.toml`` in ``lang`` (default: the language spoken now,
+    ``taluva.lang.use``), read once per language; its pictures are drawn when first asked
+    for."""
+    return _load_guide(current() if lang is None else lang)
+
+
 @cache
-def load_guide() -> Guide:
-    """The guide of ``guide.toml`` (read once; its pictures are drawn when first asked for)."""
+def _load_guide(lang: str) -> Guide:
     text = resources.files("taluva.learn").joinpath(GUIDE_FILE).read_text(encoding="utf-8")
-    return parse_guide(text)
+    return parse_guide(text, lang)

@@ -30,6 +30,7 @@ from taluva.engine.game import Game
 from taluva.engine.hexes import DELTAS
 from taluva.engine.moves import EXPAND, HUT, TEMPLE, TOWER, Move
 from taluva.engine.outcome import Reason
+from taluva.engine.wording import T
 from taluva.learn.puzzle_check import (
     BlockSurvey,
     OutOfWork,
@@ -723,7 +724,7 @@ def ai_verdict(puzzle: Puzzle, level: int) -> Verdict:
     _, _, plan = hint_plan(puzzle.game(), level)
     moves = [str(move) for move in plan.moves]
     if len(moves) < 2:
-        return Verdict(False, "the AI planned no build", puzzle.answer, tuple(moves))
+        return Verdict(False, T("the AI planned no build"), puzzle.answer, tuple(moves))
     return check_attempt(puzzle, moves[0], moves[1])
 
 

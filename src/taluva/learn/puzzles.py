@@ -14,6 +14,9 @@ when the engine, playing it, finds that it wins at once (or that no unseen tile 
 opponent a winning turn, or that no eruption can then destroy a hut of the solver's); a wrong
 one is answered with what it misses and the answer. Web, terminal and server all read puzzles
 and check attempts here.
+
+The words a solver reads (themes, difficulties, the task, the verdicts) are ``Text``s: English
+as ``str``, said in the solver's language by ``taluva.lang.say`` (catalog ``learn``).
 """
 
 from __future__ import annotations
@@ -27,29 +30,31 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
+from taluva.engine.errors import IllegalMove
 from taluva.engine.game import Game
 from taluva.engine.hexes import format_hex
 from taluva.engine.moves import EXPAND, HUT, TEMPLE, TILE, TOWER, Move
+from taluva.engine.wording import T, Text, Tn
 from taluva.learn.puzzle_check import destroyable, threat_after, wins_at_once
 
 PUZZLES_FILE: Final = "puzzles.json"
 """The shipped puzzles, package data of ``taluva.learn``."""
 
-THEMES: Final[dict[str, str]] = {
-    "temple": "win at once with your last temple",
-    "tower": "win at once with your last tower",
-    "huts": "win at once by placing your last huts",
-    "eruption": "only an eruption makes the winning build possible",
-    "block": "stop your opponent's win at once, whatever tile they draw",
-    "save": "save your settlement: leave no eruption that destroys your huts",
-    "spoil": "stop your opponent's win by erupting on the huts they need",
+THEMES: Final[dict[str, Text]] = {
+    "temple": T("win at once with your last temple"),
+    "tower": T("win at once with your last tower"),
+    "huts": T("win at once by placing your last huts"),
+    "eruption": T("only an eruption makes the winning build possible"),
+    "block": T("stop your opponent's win at once, whatever tile they draw"),
+    "save": T("save your settlement: leave no eruption that destroys your huts"),
+    "spoil": T("stop your opponent's win by erupting on the huts they need"),
 }
 """Each theme a puzzle may carry, with the words that describe it."""
 
-DIFFICULTIES: Final[dict[int, tuple[str, float]]] = {
-    1: ("easy", 0.5),
-    2: ("medium", 0.1),
-    3: ("hard", 0.0),
+DIFFICULTIES: Final[dict[int, tuple[Text, float]]] = {
+    1: (T("easy"), 0.5),
+    2: (T("medium"), 0.1),
+    3: (T("hard"), 0.0),
 }
 """Difficulty by the share of tile placements that leave the winning build possible: a puzzle
 is the first difficulty whose share it exceeds (the last one takes the rest)."""
@@ -57,7 +62,8 @@ is the first difficulty whose share it exceeds (the last one takes the rest)."""
 START_RATINGS: Final[dict[int, int]] = {1: 1300, 2: 1500, 3: 1700}
 """The shown rating a puzzle starts from, by difficulty, before people's attempts move it."""
 
-PIECE_WORDS: Final[dict[str, str]] = {"huts": "hut", "temples": "temple", "towers": "tower"}
+PIECE_KINDS: Final = ("huts", "temples", "towers")
+"""The kinds of piece a solver may still hold, in the order a verdict names them."""
 
 
 class PuzzleError(ValueError):
@@ -96,13 +102,14 @@ class Puzzle:
 
     def game(self) -> Game:
         """The puzzle's position, replayed (and so checked) by the engine; the solver's seat
-        is called "You", the others "Opponent"."""
+        is called "You", the others "Opponent" (names that are ``Text``s, said in the solver's
+        language)."""
         names = [
-            "You"
+            T("You")
             if seat == self.mover
-            else f"Opponent {seat + 1}"
+            else T("Opponent {number}", number=seat + 1)
             if len(self.record["players"]) > 2
-            else "Opponent"
+            else T("Opponent")
             for seat in range(len(self.record["players"]))
         ]
         return Game.from_record({**self.record, "players": names}, source=f"puzzle {self.id}")
@@ -113,7 +120,8 @@ class Puzzle:
         return START_RATINGS[self.difficulty]
 
     @property
-    def difficulty_name(self) -> str:
+    def difficulty_name(self) -> Text:
+        """The difficulty in words ("easy")."""
         return DIFFICULTIES[self.difficulty][0]
 
     def to_json(self) -> dict[str, Any]:
@@ -168,24 +176,24 @@ SPOIL: Final = "spoil"
 their huts (so the settlement they needed is broken)."""
 
 
-def task_words(puzzle: Puzzle) -> str:
+def task_words(puzzle: Puzzle) -> Text:
     """What the solver is asked, in words."""
     if SPOIL in puzzle.themes:
-        return (
+        return T(
             "Your opponent can win at once on their next turn: find the eruption that "
             "destroys the huts they need, whatever tile they draw."
         )
     if BLOCK in puzzle.themes:
-        return (
+        return T(
             "Your opponent can win at once on their next turn: find the turn that stops "
             "them, whatever tile they draw."
         )
     if SAVE in puzzle.themes:
-        return (
+        return T(
             "An eruption on your opponent's next turn could destroy your huts: find the "
             "turn after which no eruption can."
         )
-    return "Find the turn that wins the game at once: place the tile, then build."
+    return T("Find the turn that wins the game at once: place the tile, then build.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,10 +219,12 @@ class PuzzleSet:
         if theme is None or theme == "":
             return self.puzzles
         if theme not in THEMES:
-            raise PuzzleError(f"no theme {theme!r}: choose one of {', '.join(THEMES)}")
+            raise PuzzleError(T("no theme {theme}: choose one of {themes}", theme=repr(theme),
+                                themes=", ".join(THEMES)))  # fmt: skip
         chosen = tuple(p for p in self.puzzles if theme in p.themes)
         if not chosen:
-            raise PuzzleError(f"no theme {theme!r} here: no puzzle of it was found yet")
+            raise PuzzleError(T("no theme {theme} here: no puzzle of it was found yet",
+                                theme=repr(theme)))  # fmt: skip
         return chosen
 
     def theme_counts(self) -> dict[str, int]:
@@ -271,7 +281,7 @@ class Verdict:
     """The answer to an attempt: right or wrong, in words, with the winning turn."""
 
     right: bool
-    message: str
+    message: Text
     answer: tuple[str, str]
     played: tuple[str, ...]
 
@@ -284,48 +294,73 @@ class Verdict:
         }
 
 
-def _canonical(text: str, what: str) -> Move:
+def _canonical(text: str, build: bool) -> Move:
     try:
         return Move.parse(text)
     except ValueError as error:
-        raise PuzzleError(f"{what} {text!r} is not a move: {error}") from None
+        reason = error.text if isinstance(error, IllegalMove) else str(error)
+        if build:
+            message = T("the build {move} is not a move: {reason}", move=repr(text), reason=reason)
+        else:
+            message = T("the tile placement {move} is not a move: {reason}", move=repr(text),
+                        reason=reason)  # fmt: skip
+        raise PuzzleError(message) from None
 
 
-def _still_to_place(game: Game, mover: int) -> str:
+def _pieces(kind: str, count: int) -> Text:
+    """``count`` pieces of a kind, in words ("2 huts")."""
+    if kind == "huts":
+        return Tn("{n} hut", "{n} huts", count, n=count)
+    if kind == "temples":
+        return Tn("{n} temple", "{n} temples", count, n=count)
+    return Tn("{n} tower", "{n} towers", count, n=count)
+
+
+def _still_to_place(game: Game, mover: int) -> Text:
     """The mover's pieces still held of the kinds not yet all placed, in words."""
     supply = game.supply(mover)
-    left = [
-        f"{supply[name]} {PIECE_WORDS[name]}{'s' if supply[name] != 1 else ''}"
-        for name in PIECE_WORDS
-        if supply[name] > 0
-    ]
-    return " and ".join(left)
+    left = [_pieces(kind, supply[kind]) for kind in PIECE_KINDS if supply[kind] > 0]
+    if len(left) == 1:
+        return left[0]
+    if len(left) == 2:
+        return T("{first} and {second}", first=left[0], second=left[1])
+    return T("{first}, {second} and {third}", first=left[0], second=left[1], third=left[2])
 
 
-def answer_words(puzzle: Puzzle) -> str:
+def answer_words(puzzle: Puzzle) -> Text:
     """The answer, in words."""
     tile, build = puzzle.answer
     if SPOIL in puzzle.themes:
-        return f"The turn that stops them: {tile}, erupting on their huts, then {build}."
+        return T("The turn that stops them: {tile}, erupting on their huts, then {build}.",
+                 tile=tile, build=build)  # fmt: skip
     if BLOCK in puzzle.themes:
-        return f"The turn that stops them: {tile}, then {build}."
+        return T("The turn that stops them: {tile}, then {build}.", tile=tile, build=build)
     if SAVE in puzzle.themes:
-        return f"The turn that saves your huts: {tile}, then {build}."
+        return T("The turn that saves your huts: {tile}, then {build}.", tile=tile, build=build)
     kind = Move.parse(build).kind
-    piece = {TEMPLE: "your last temple", TOWER: "your last tower"}.get(
-        kind, "your last huts" if kind in (HUT, EXPAND) else "your last pieces"
-    )
-    return f"The winning turn: {tile}, then {build}, which places {piece}."
+    if kind == TEMPLE:
+        return T("The winning turn: {tile}, then {build}, which places your last temple.",
+                 tile=tile, build=build)  # fmt: skip
+    if kind == TOWER:
+        return T("The winning turn: {tile}, then {build}, which places your last tower.",
+                 tile=tile, build=build)  # fmt: skip
+    if kind in (HUT, EXPAND):
+        return T("The winning turn: {tile}, then {build}, which places your last huts.",
+                 tile=tile, build=build)  # fmt: skip
+    return T("The winning turn: {tile}, then {build}, which places your last pieces.",
+             tile=tile, build=build)  # fmt: skip
 
 
 def check_attempt(puzzle: Puzzle, tile: str, build: str) -> Verdict:
     """Play an attempt (a tile placement, then a build) on the puzzle's position: right when
     it wins the game at once. An illegal move or a turn that does not win is wrong, and the
     verdict says why, in the engine's words. Raise PuzzleError for text that is no move."""
-    tile_move = _canonical(tile, "the tile placement")
-    build_move = _canonical(build, "the build")
+    tile_move = _canonical(tile, build=False)
+    build_move = _canonical(build, build=True)
     if tile_move.kind != TILE:
-        raise PuzzleError(f"the first move of a turn places the tile, not {str(tile_move)!r}")
+        message = T("the first move of a turn places the tile, not {move}",
+                    move=repr(str(tile_move)))  # fmt: skip
+        raise PuzzleError(message)
     game = puzzle.game()
     played = (str(tile_move), str(build_move))
     reason = game.explain(tile_move)
@@ -336,59 +371,74 @@ def check_attempt(puzzle: Puzzle, tile: str, build: str) -> Verdict:
             game.play(build_move)
     hint = answer_words(puzzle)
     if reason is not None:
-        return Verdict(False, f"That move is not allowed: {reason}. {hint}", puzzle.answer, played)
+        words = T("That move is not allowed: {reason}. {hint}", reason=reason, hint=hint)
+        return Verdict(False, words, puzzle.answer, played)
     if BLOCK in puzzle.themes or SPOIL in puzzle.themes:
         return _judge_block(puzzle, game, played, hint)
     if SAVE in puzzle.themes:
         return _judge_save(puzzle, game, played, hint)
     if wins_at_once(game, puzzle.mover):
-        return Verdict(True, "Right: that turn wins the game at once.", puzzle.answer, played)
+        right = T("Right: that turn wins the game at once.")
+        return Verdict(True, right, puzzle.answer, played)
     missing = _still_to_place(game, puzzle.mover)
-    words = f"{played[0]}, then {played[1]} does not win: you would still hold {missing}. {hint}"
+    words = T("{tile}, then {build} does not win: you would still hold {missing}. {hint}",
+              tile=played[0], build=played[1], missing=missing, hint=hint)  # fmt: skip
     return Verdict(False, words, puzzle.answer, played)
 
 
-def _judge_block(puzzle: Puzzle, game: Game, played: tuple[str, str], hint: str) -> Verdict:
+def _judge_block(puzzle: Puzzle, game: Game, played: tuple[str, str], hint: Text) -> Verdict:
     """A block puzzle's attempt, played: right when the opponent then has no winning turn,
     whatever unseen tile they draw (every one is tried)."""
     if game.is_over:
         won = wins_at_once(game, puzzle.mover)
-        words = "That wins at once, which is even better." if won else "The game ended."
+        words = T("That wins at once, which is even better.") if won else T("The game ended.")
         return Verdict(won, words, puzzle.answer, played)
     game.pop()
     threat = threat_after(game, played[1])
     if threat is None:
-        words = "Right: whatever tile they draw, your opponent cannot win at once now."
+        words = T("Right: whatever tile they draw, your opponent cannot win at once now.")
         return Verdict(True, words, puzzle.answer, played)
     tile, build = threat.turn
-    words = (
-        f"After {played[0]}, then {played[1]}, your opponent wins at once if they draw "
-        f"{threat.tile}: {tile}, then {build}. {hint}"
+    words = T(
+        "After {tile}, then {build}, your opponent wins at once if they draw {drawn}: "
+        "{their_tile}, then {their_build}. {hint}",
+        tile=played[0],
+        build=played[1],
+        drawn=threat.tile,
+        their_tile=tile,
+        their_build=build,
+        hint=hint,
     )
     return Verdict(False, words, puzzle.answer, played)
 
 
-def _judge_save(puzzle: Puzzle, game: Game, played: tuple[str, str], hint: str) -> Verdict:
+def _judge_save(puzzle: Puzzle, game: Game, played: tuple[str, str], hint: Text) -> Verdict:
     """A save puzzle's attempt, played: right when no eruption can then destroy a hut of the
     solver's (whatever tile the opponent draws: where an eruption may go does not depend on
     it) and the turn destroyed none of theirs."""
     mover = puzzle.mover
     if game.is_over:
         won = wins_at_once(game, mover)
-        words = "That wins at once, which is even better." if won else "The game ended."
+        words = T("That wins at once, which is even better.") if won else T("The game ended.")
         return Verdict(won, words, puzzle.answer, played)
     lost = game.destroyed_huts(mover) - puzzle.game().destroyed_huts(mover)
     if lost:
-        words = f"{played[0]} destroys your own huts: that is no way to save them. {hint}"
+        words = T("{tile} destroys your own huts: that is no way to save them. {hint}",
+                  tile=played[0], hint=hint)  # fmt: skip
         return Verdict(False, words, puzzle.answer, played)
     threats = destroyable(game, mover)
     if not threats:
-        words = "Right: no eruption can destroy any of your huts now."
+        words = T("Right: no eruption can destroy any of your huts now.")
         return Verdict(True, words, puzzle.answer, played)
     hut, eruption = next(iter(sorted(threats.items())))
-    words = (
-        f"After {played[0]}, then {played[1]}, your opponent can still erupt with "
-        f"{eruption} and destroy your hut at {format_hex(hut)}. {hint}"
+    words = T(
+        "After {tile}, then {build}, your opponent can still erupt with {eruption} and "
+        "destroy your hut at {hex}. {hint}",
+        tile=played[0],
+        build=played[1],
+        eruption=eruption,
+        hex=format_hex(hut),
+        hint=hint,
     )
     return Verdict(False, words, puzzle.answer, played)
 
@@ -404,7 +454,7 @@ def next_puzzle(
     when every one was skipped), one of the few whose rating (``ratings`` by id, else its
     starting rating) is closest. Raise PuzzleError when there are none."""
     if not puzzles:
-        raise PuzzleError("there are no puzzles of that theme")
+        raise PuzzleError(T("there are no puzzles of that theme"))
     skipped = set(skip)
     pool = [p for p in puzzles if p.id not in skipped] or list(puzzles)
     known = ratings or {}

@@ -9,6 +9,10 @@ outlined hexes are not the move's, or which does not end with the learner's win,
 change that breaks a step fails at once (tests/test_learn_tutorial.py). The web client
 (``GET /api/tutorial``) and ``taluva learn`` both run these steps; a step is found from the
 game's ply, and ``Step.answer`` judges a move in the position of the game being played.
+
+The words are English in ``tutorial.toml`` and translated in the ``learn`` catalog (each
+value is one message, its placeholders filled in after): ``load_tutorial(lang)`` reads the
+lesson in a language, and checks its words there as it does in English.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ from taluva.engine.errors import IllegalMove, InvalidOption
 from taluva.engine.game import Game
 from taluva.engine.hexes import format_hex, parse_hex
 from taluva.engine.moves import TILE, Move
+from taluva.engine.wording import N_, T, Text
+from taluva.lang import DEFAULT, current, say
 from taluva.learn.guide import facts
 from taluva.render.position import move_hexes
 
@@ -36,6 +42,10 @@ Verdict = Literal["taught", "other", "illegal"]
 
 _HEX_IN_WORDS: Final = re.compile(r"(?<![\w,.-])-?\d+,-?\d+(?![\w,])")
 """A hex as the words write it (``-1,-2``), not part of a longer number or word."""
+
+LEARNER_NAME: Final = N_("You")
+"""The learner's name in ``tutorial.toml``, which is said in the lesson's language (the
+opponents' names stay as they are)."""
 
 _KEYS: Final = {"title", "players", "learner", "intro", "ending", "prepared", "step"}
 _STEP_KEYS: Final = {"id", "say", "why", "highlight", "move", "other", "replies", "then"}
@@ -58,12 +68,14 @@ def paragraphs(text: str) -> tuple[str, ...]:
 @dataclass(frozen=True, slots=True)
 class Answer:
     """What a step makes of a move: the ``verdict`` and the words to show (empty for the
-    taught move; the engine's refusal for an illegal one)."""
+    taught move; the engine's refusal for an illegal one), a ``Text`` or words already in the
+    lesson's language, to be said (``taluva.lang.say``)."""
 
     verdict: Verdict
     message: str = ""
 
     def to_json(self) -> dict[str, str]:
+        """The answer as the web client gets it: the message as it is (the server says it)."""
         return {"verdict": self.verdict, "message": self.message}
 
 
@@ -98,7 +110,7 @@ class Step:
         try:
             move = Move.parse(text)
         except IllegalMove as error:
-            return Answer("illegal", str(error))
+            return Answer("illegal", error.text)
         reason = game.explain(move)
         if reason is not None:
             return Answer("illegal", reason)
@@ -112,12 +124,12 @@ class Step:
         taught = self.move
         if move.kind == TILE and taught.kind == TILE:
             if set(move_hexes(move)) == set(move_hexes(taught)):
-                return (
-                    "Right hexes: now turn the tile so that its volcano lies on "
-                    f"{format_hex(taught.hex)}."
+                return T(
+                    "Right hexes: now turn the tile so that its volcano lies on {hex}.",
+                    hex=format_hex(taught.hex),
                 )
             if move.hex == taught.hex:
-                return "Right volcano: now turn the tile until it covers the outlined hexes."
+                return T("Right volcano: now turn the tile until it covers the outlined hexes.")
         return self.other
 
     def to_json(self) -> dict[str, Any]:
@@ -140,7 +152,7 @@ class Step:
 @dataclass(frozen=True)
 class Tutorial:
     """The whole lesson: the players, the pile, the moves played before it starts, the
-    steps and the words before and after them (``intro``, ``ending``)."""
+    steps and the words before and after them (``intro``, ``ending``), in ``lang``."""
 
     title: str
     players: tuple[str, ...]
@@ -150,6 +162,7 @@ class Tutorial:
     intro: tuple[str, ...]
     ending: tuple[str, ...]
     steps: tuple[Step, ...]
+    lang: str = DEFAULT
 
     def start(self) -> Game:
         """A new game at the position where the lesson starts."""
@@ -226,11 +239,13 @@ def _moves(texts: Iterable[str], where: str) -> tuple[Move, ...]:
     return tuple(moves)
 
 
-def _fill(text: str, words: Mapping[str, str], where: str) -> str:
+def _fill(text: str, words: Mapping[str, str], where: str, lang: str = DEFAULT) -> str:
+    """``text`` in ``lang`` (from the ``learn`` catalog), the lesson's numbers filled in."""
     try:
-        return text.format_map(words)
+        english = T(text, **words)
     except (KeyError, ValueError) as error:
         raise TutorialError(f"{where}: cannot fill in {error} in {text[:40]!r}...") from None
+    return say(english, lang)
 
 
 def _play(game: Game, move: Move, where: str) -> None:
@@ -262,6 +277,7 @@ def _step(
     seen: set[str],
     *,
     last: bool,
+    lang: str = DEFAULT,
 ) -> Step:
     """Read step ``number`` and play it (the taught move, then the replies) on ``game``; the
     ``last`` step must win the game for the learner, any other hand the turn back to them."""
@@ -293,12 +309,14 @@ def _step(
     if not highlight or not set(highlight) <= touched:
         raise TutorialError(f"{where}: highlight must name hexes that {move} touches")
     step_words = {**words, "tile": game.tile or ""}
-    say = _fill(_text(raw, "say", where), step_words, where)
-    why = paragraphs(_fill(_text(raw, "why", where), step_words, where))
+    say = _fill(_text(raw, "say", where), step_words, where, lang)
+    why = paragraphs(_fill(_text(raw, "why", where), step_words, where, lang))
     for text in (say, *why):
         for found in _HEX_IN_WORDS.findall(text):
             if parse_hex(found) not in touched:
-                raise TutorialError(f"{where}: the words name {found}, which {move} leaves alone")
+                raise TutorialError(
+                    f"{where} ({lang}): the words name {found}, which {move} leaves alone"
+                )
     step = Step(
         number=number,
         id=step_id,
@@ -306,9 +324,11 @@ def _step(
         why=why,
         highlight=highlight,
         move=move,
-        other=_fill(_text(raw, "other", where), step_words, where),
+        other=_fill(_text(raw, "other", where), step_words, where, lang),
         replies=replies,
-        then=paragraphs(_fill(str(raw.get("then") or ""), words, where)),
+        then=paragraphs(_fill(_text(raw, "then", where), words, where, lang))
+        if raw.get("then")
+        else (),
         ply=game.ply,
         tile=game.tile,
     )
@@ -325,9 +345,10 @@ def _step(
     return step
 
 
-def parse_tutorial(text: str) -> Tutorial:
-    """Read the tutorial from TOML and replay it with the engine; raise TutorialError for
-    anything wrong, naming the step."""
+def parse_tutorial(text: str, lang: str = DEFAULT) -> Tutorial:
+    """Read the tutorial from TOML, its words in ``lang`` (English where a message has no
+    translation), and replay it with the engine; raise TutorialError for anything wrong,
+    naming the step."""
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -335,7 +356,10 @@ def parse_tutorial(text: str) -> Tutorial:
     unknown = set(raw) - _KEYS
     if unknown:
         raise TutorialError(f"unknown field(s) {', '.join(sorted(unknown))}")
-    players = tuple(_texts(raw, "players", "players"))
+    players = tuple(
+        say(Text(name), lang) if name == LEARNER_NAME else name
+        for name in _texts(raw, "players", "players")
+    )
     learner = raw.get("learner")
     if not isinstance(learner, int) or not 0 <= learner < len(players):
         raise TutorialError("learner must be the index of one of the players")
@@ -356,23 +380,31 @@ def parse_tutorial(text: str) -> Tutorial:
         raise TutorialError("the tutorial needs at least one [[step]]")
     seen: set[str] = set()
     steps = tuple(
-        _step(item, number, game, learner, words, seen, last=number == len(raw_steps) - 1)
+        _step(
+            item, number, game, learner, words, seen, last=number == len(raw_steps) - 1, lang=lang
+        )
         for number, item in enumerate(raw_steps)
     )
     return Tutorial(
-        title=_text(raw, "title", "title"),
+        title=_fill(_text(raw, "title", "title"), {}, "title", lang),
         players=players,
         learner=learner,
         deck=deck,
         prepared=prepared,
-        intro=paragraphs(_fill(_text(raw, "intro", "intro"), words, "intro")),
-        ending=paragraphs(_fill(_text(raw, "ending", "ending"), words, "ending")),
+        intro=paragraphs(_fill(_text(raw, "intro", "intro"), words, "intro", lang)),
+        ending=paragraphs(_fill(_text(raw, "ending", "ending"), words, "ending", lang)),
         steps=steps,
+        lang=lang,
     )
 
 
+def load_tutorial(lang: str | None = None) -> Tutorial:
+    """The tutorial of ``tutorial.toml`` in ``lang`` (default: the language spoken now,
+    ``taluva.lang.use``), read and checked once per language."""
+    return _load_tutorial(current() if lang is None else lang)
+
+
 @cache
-def load_tutorial() -> Tutorial:
-    """The tutorial of ``tutorial.toml``, read and checked once."""
+def _load_tutorial(lang: str) -> Tutorial:
     text = resources.files("taluva.learn").joinpath(TUTORIAL_FILE).read_text(encoding="utf-8")
-    return parse_tutorial(text)
+    return parse_tutorial(text, lang)
