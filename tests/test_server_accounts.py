@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 import test_server_storage
+from alembic import command
+from alembic.config import Config
 from fastapi.testclient import TestClient
 from sqlalchemy import select, text, update
 from test_server_support import (
@@ -33,7 +35,7 @@ from taluva.server.players import accounts
 from taluva.server.players.accounts import DEVICE_COOKIE
 from taluva.server.players.standings import settle
 from taluva.server.storage.models import Base
-from taluva.server.storage.store import Store, token_digest
+from taluva.server.storage.store import MIGRATIONS, Store, token_digest
 
 # the storage tests' fixtures: an empty SQLite or PostgreSQL database
 postgres_server = test_server_storage.postgres_server
@@ -502,6 +504,40 @@ def test_the_migration_adds_the_account_tables_to_an_existing_database(tmp_path:
         columns = {row[1] for row in connection.execute(text("PRAGMA table_info(seats)"))}
     assert {"accounts", "sessions", "ratings", "rating_changes", "seat_stats"} <= names
     assert "account_id" in columns
+    store.close()
+
+
+def test_the_language_migration_gives_existing_accounts_no_language_and_goes_back(
+    tmp_path: Path,
+) -> None:
+    store = Store(sqlite_url(tmp_path), game_end=settle)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+
+    def migrate(step: Any, revision: str) -> None:
+        with store.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            step(config, revision)
+
+    def columns() -> set[str]:
+        with store.engine.connect() as connection:
+            return {row[1] for row in connection.execute(text("PRAGMA table_info(accounts)"))}
+
+    migrate(command.upgrade, "0013")
+    assert "language" not in columns()
+    with store.engine.begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO accounts (name, name_key, password_hash, created_at, "
+                "failed_sign_ins) VALUES ('Ana', 'ana', 'x', '2026-12-04', 0)"
+            )
+        )
+    store.migrate()
+    with store.engine.connect() as connection:
+        rows = connection.execute(text("SELECT name, language FROM accounts")).all()
+    assert [tuple(row) for row in rows] == [("Ana", None)]
+    migrate(command.downgrade, "0013")
+    assert "language" not in columns() and "name" in columns()
     store.close()
 
 

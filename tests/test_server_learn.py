@@ -88,3 +88,30 @@ def test_a_step_that_does_not_exist_or_an_overlong_move_is_refused(client: TestC
     }
     long = answer(client, 0, "x" * (MOVE_TEXT_CHARS + 1), "explain")
     assert long.status_code == 422 and long.json()["error"]["code"] == "bad-request"
+
+
+@pytest.mark.parametrize(("lang", "title"), [("de", "Spielen lernen"), ("fr", "Apprendre à jouer")])
+def test_the_lesson_is_given_in_the_readers_language(
+    client: TestClient, lang: str, title: str
+) -> None:
+    said = load_tutorial(lang)
+    headers = {"accept-language": lang}
+    data = client.get("/api/tutorial", headers=headers).json()
+    assert data["title"] == title and data["intro"] == list(said.intro)
+    assert [step["why"] for step in data["steps"]] == [list(step.why) for step in said.steps]
+    assert data["start"]["players"][0]["name"] == said.players[0] != "You"
+    step, game = said.steps[3], said.position(3)
+    other = next(str(m) for m in game.legal_moves() if m != step.move)
+    reply = client.get("/api/tutorial/steps/3/answer", params={"move": other}, headers=headers)
+    assert reply.json()["message"] == step.other != load_tutorial("en").steps[3].other
+    erupt, position = said.steps[2], said.position(2)
+    turned = next(
+        str(m)
+        for m in position.legal_moves()
+        if m.kind == erupt.move.kind and m.hex == erupt.move.hex and m != erupt.move
+    )
+    reply = client.get("/api/tutorial/steps/2/answer", params={"move": turned}, headers=headers)
+    nudge = {"de": "Richtiger Vulkan: ", "fr": "Bon volcan : "}[lang]
+    assert reply.json()["message"].startswith(nudge)
+    english = client.get("/api/tutorial/steps/2/answer", params={"move": turned})
+    assert english.json()["message"].startswith("Right volcano: ")

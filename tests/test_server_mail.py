@@ -31,6 +31,7 @@ from mail_support import (
     until,
 )
 from sqlalchemy import select, text, update
+from test_server_lang import catalogs  # noqa: F401 - the fixture
 from test_server_support import (
     free_port,
     hello,
@@ -82,6 +83,24 @@ def confirmed(client: TestClient, sink: Sink, address: str = ADDRESS) -> None:
     assert client.put("/api/account/email", json={"email": address}).status_code == 202
     token = link_in(sink.wait_for(before + 1)[before], "confirm")
     assert client.post("/api/account/email/confirm", json={"token": token}).status_code == 200
+
+
+@pytest.mark.usefixtures("catalogs")
+def test_a_mail_asked_for_by_an_account_that_chose_french_is_french(
+    mailer: tuple[TestClient, Sink],
+) -> None:
+    client, sink = mailer
+    sign_up(client)
+    assert client.put("/api/account/language", json={"language": "fr"}).is_success
+    answer = client.put(
+        "/api/account/email", json={"email": ADDRESS}, headers={"accept-language": "de"}
+    )
+    assert answer.status_code == 202, answer.text
+    [mail] = sink.wait_for(1)
+    assert mail["Subject"] == "Confirmez votre adresse e-mail pour Taluva"
+    body = mail.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    assert body.startswith("Bonjour Ana,")
+    assert "The link works for 48 hours." in body  # words the test's catalog lacks: English
 
 
 def test_an_address_is_confirmed_by_the_mailed_link_and_shown_to_nobody_else(

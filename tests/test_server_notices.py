@@ -19,6 +19,7 @@ import pytest
 from fastapi.testclient import TestClient
 from mail_support import Sink, link_in, mail_settings, smtp_server, until
 from sqlalchemy import select
+from test_server_lang import catalogs  # noqa: F401 - the fixture
 from test_server_support import hello, sqlite_url, state_of
 
 from taluva.render.raster import PngUnavailable
@@ -164,6 +165,24 @@ def test_a_rematch_offer_is_mailed_to_the_other_player_who_may_take_their_seat(
     taken = table.as_player("Ben").post(f"/api/games/{table.game_id}/rematch")
     assert taken.status_code == 200, taken.text  # the mail's link leads to his seat
     assert table.kinds()[("rematch", ANA)] == 0 and table.kinds()[("rematch", BEN)] == 1
+
+
+@pytest.mark.usefixtures("catalogs")
+def test_a_notice_speaks_the_language_its_recipient_chose_else_english(table: Table) -> None:
+    table.as_player("Ben").put("/api/account/language", json={"language": "fr"})
+    seat_both(table, None)
+    table.resign(1)
+    table.mails("Slow volcano is over", 2)  # no words for it in the test's catalog: English
+    german = {"accept-language": "de"}  # the request that causes a notice names no language
+    offered = table.as_player("Ana").post(f"/api/games/{table.game_id}/rematch", headers=german)
+    assert offered.status_code == 201, offered.text
+    [mail] = table.mails("Ana propose une revanche", 1)
+    assert (mail["To"], mail["Subject"]) == (BEN, "Ana propose une revanche de Slow volcano")
+    body = mail.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    assert body.startswith("Bonjour Ben,")
+    assert table.notices.language_of(2) == "fr"  # Ben's account
+    table.as_player("Ben").put("/api/account/language", json={"language": None})
+    assert table.notices.language_of(1) == "en" == table.notices.language_of(2)
 
 
 def test_a_turn_based_clock_about_to_run_out_warns_its_absent_player_exactly_once(

@@ -29,6 +29,7 @@ from fastapi.testclient import TestClient
 from mail_support import until
 from py_vapid import Vapid
 from sqlalchemy import select
+from test_server_lang import catalogs  # noqa: F401 - the fixture
 from test_server_support import sqlite_url
 
 from taluva.server import Settings, create_app
@@ -237,6 +238,35 @@ def test_the_player_whose_turn_comes_gets_a_push_that_opens_the_game_without_any
         )
         assert notice["tag"] == f"move:{game_id}:0" and "Slow volcano" in notice["body"]
         assert not site_of(client).post.on  # no mail server: push goes on its own
+
+
+@pytest.mark.usefixtures("catalogs")
+def test_a_push_speaks_the_language_its_account_chose_whoever_caused_it(
+    tmp_path: Path, push_service: PushService
+) -> None:
+    browser = Browser()
+    with TestClient(create_app(push_settings(tmp_path))) as client:
+        sign_up(client, "Ana")
+        assert client.put("/api/account/language", json={"language": "fr"}).is_success
+        body = browser.subscription(push_service.endpoint("/ana"))
+        assert client.post("/api/push/subscriptions", json=body).status_code == 201
+        created = client.post(
+            "/api/games",
+            json={
+                "name": "Slow volcano",
+                "seats": [{"kind": "human", "take": True}, {"kind": "human"}],
+                "clock": {"kind": "turn", "per_turn": 86400},
+            },
+        )
+        game_id = created.json()["game"]["id"]
+        client.cookies.clear()
+        sign_up(client, "Ben")
+        german = {"accept-language": "de"}  # Ben's browser: not Ana's language
+        taken = client.post(f"/api/games/{game_id}/seats/1", json={}, headers=german)
+        assert taken.status_code == 200, taken.text
+        until(lambda: push_service.to("/ana"), "the push of Ana's move")
+        [message] = push_service.to("/ana")
+        assert browser.read(message)["title"] == "À vous de jouer dans Slow volcano"
 
 
 def test_the_vapid_key_is_made_once_and_kept_in_the_database(tmp_path: Path) -> None:

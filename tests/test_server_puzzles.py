@@ -97,3 +97,25 @@ def test_a_guest_is_answered_without_a_rating(client: TestClient) -> None:
     puzzle = load_puzzles().puzzles[0]
     reply = attempt(client, puzzle, puzzle.answer)
     assert reply["right"] and reply["rating"] is None
+
+
+def test_a_puzzle_and_the_verdict_on_a_wrong_turn_are_said_in_the_readers_language(
+    client: TestClient,
+) -> None:
+    headers = {"accept-language": "de-DE,de;q=0.9,en;q=0.5"}
+    data = client.get("/api/puzzles/next", headers=headers).json()
+    assert {t["id"]: t["words"] for t in data["themes"]}["temple"] == (
+        "sofort gewinnen mit deinem letzten Tempel"
+    )
+    assert data["difficulties"] == {"1": "leicht", "2": "mittel", "3": "schwer"}
+    assert data["puzzle"]["difficulty_name"] in ("leicht", "mittel", "schwer")
+    puzzle = load_puzzles().puzzles[1]
+    turn = wrong_turn(puzzle)
+    body = {"tile": turn[0], "build": turn[1]}
+    wrong = client.post(f"/api/puzzles/{puzzle.id}/attempt", json=body, headers=headers).json()
+    assert f"{turn[0]}, dann {turn[1]} gewinnt nicht: Du hättest noch" in wrong["message"]
+    assert "Der siegreiche Zug: " in wrong["message"]
+    french = client.post(
+        f"/api/puzzles/{puzzle.id}/attempt", json=body, headers={"accept-language": "fr"}
+    ).json()
+    assert "ne gagne pas : il vous resterait" in french["message"]

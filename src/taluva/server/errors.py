@@ -1,13 +1,21 @@
-"""The one error type of the HTTP and WebSocket API: a status, a stable code, a sentence."""
+"""The one error type of the HTTP and WebSocket API: a status, a stable code, a sentence.
+
+The sentence may be a ``Text`` (``taluva.engine.wording``): it is said in the reader's
+language when the error is written (``body``, ``message_for_socket``), English by default.
+"""
 
 from __future__ import annotations
 
 import math
 from typing import Any
 
+from taluva.engine.wording import T
+from taluva.lang import say
+
 
 class ApiError(Exception):
-    """A request the server refuses; ``code`` is stable for programs, ``message`` for people.
+    """A request the server refuses; ``code`` is stable for programs, ``message`` for people
+    (a ``Text`` to be said in each reader's language, or plain words).
 
     ``retry_after`` (seconds) goes out as the ``Retry-After`` header of a 429.
     """
@@ -21,9 +29,10 @@ class ApiError(Exception):
         self.message = message
         self.retry_after = retry_after
 
-    def body(self) -> dict[str, Any]:
-        """The JSON body sent over HTTP: ``{"error": {"code": ..., "message": ...}}``."""
-        return {"error": {"code": self.code, "message": self.message}}
+    def body(self, lang: str | None = None) -> dict[str, Any]:
+        """The JSON body sent over HTTP: ``{"error": {"code": ..., "message": ...}}``, the
+        message said in ``lang`` (default: the language of the request being answered)."""
+        return {"error": {"code": self.code, "message": say(self.message, lang)}}
 
     def headers(self) -> dict[str, str]:
         """The HTTP headers that go with the body (``Retry-After`` in whole seconds)."""
@@ -32,7 +41,8 @@ class ApiError(Exception):
         return {"retry-after": str(max(1, math.ceil(self.retry_after)))}
 
     def message_for_socket(self, ref: Any = None) -> dict[str, Any]:
-        """The same refusal as a WebSocket ``error`` message, echoing ``ref`` when given."""
+        """The same refusal as a WebSocket ``error`` message, echoing ``ref`` when given (its
+        message a Text still: each socket says it in its own language)."""
         return error_message(self.code, self.message, ref)
 
 
@@ -46,4 +56,4 @@ def error_message(code: str, message: str, ref: Any = None) -> dict[str, Any]:
 
 def not_found(game_id: str) -> ApiError:
     """There is no game with this id."""
-    return ApiError(404, "not-found", f"there is no game {game_id!r}")
+    return ApiError(404, "not-found", T("there is no game {game}", game=repr(game_id)))

@@ -9,6 +9,8 @@ import time
 from collections import OrderedDict
 from collections.abc import Iterable
 
+from taluva.engine.wording import Text, Tn
+
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 MAX_ADDRESS_CHARS = 64
 
@@ -163,11 +165,11 @@ class TrustedProxies:
         return hops[0][:MAX_ADDRESS_CHARS] if hops else peer
 
 
-def wait_in_words(seconds: float) -> str:
+def wait_in_words(seconds: float) -> Text:
     """How long a refused client waits, as a person reads it: ``1 second``, ``25 seconds``,
     ``3 minutes`` (rounded up, so the time said is never too short)."""
     whole = max(1, math.ceil(seconds))
     if whole < 60:
-        return f"{whole} second{'s' if whole != 1 else ''}"
+        return Tn("{n} second", "{n} seconds", whole, n=whole)
     minutes = math.ceil(whole / 60)
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    return Tn("{n} minute", "{n} minutes", minutes, n=minutes)

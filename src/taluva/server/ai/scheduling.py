@@ -28,9 +28,10 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from taluva.engine.wording import T, Tn
 from taluva.server.errors import ApiError
 
-T = TypeVar("T")
+R = TypeVar("R")
 
 
 class Audience(enum.IntEnum):
@@ -118,16 +119,16 @@ class FairScheduler:
         queued = sum(len(job.waiting) for jobs in self._waiting.values() for job in jobs)
         return queued + sum(len(job.waiting) for job in self._active.values())
 
-    async def run(self, game: str, audience: Audience, work: Callable[[], Awaitable[T]]) -> T:
+    async def run(self, game: str, audience: Audience, work: Callable[[], Awaitable[R]]) -> R:
         """Queue ``work`` as the next job of ``game``; start it when its turn comes and
         return what it returns. Cancelling the caller withdraws a job that has not started."""
         job = self._queue(game, audience, [work])
-        result: T = await self._outcome(job, job.waiting[0])
+        result: R = await self._outcome(job, job.waiting[0])
         return result
 
     def run_together(
-        self, game: str, audience: Audience, works: Sequence[Callable[[], Awaitable[T]]]
-    ) -> list[asyncio.Task[T]]:
+        self, game: str, audience: Audience, works: Sequence[Callable[[], Awaitable[R]]]
+    ) -> list[asyncio.Task[R]]:
         """Queue ``works`` as one job of ``game`` whose parts may run at once, and return a
         task for each part's result. The parts start in order: the first in the game's turn,
         the others on slots no other game's job waits for. Cancelling a part's task withdraws
@@ -276,19 +277,28 @@ def check_ai_only_game(
         raise ApiError(
             403,
             "ai-only-off",
-            "games with only AI seats are for signed-in players on this server: "
-            "sign in, or make one seat human",
+            T(
+                "games with only AI seats are for signed-in players on this server: "
+                "sign in, or make one seat human"
+            ),
         )
     if quota <= 0:
         raise ApiError(
             403,
             "ai-only-off",
-            "games with only AI seats are turned off on this server: make one seat human",
+            T("games with only AI seats are turned off on this server: make one seat human"),
         )
     if live_of_account >= quota:
         raise ApiError(
             409,
             "ai-only-quota",
-            f"you have {live_of_account} unfinished games with only AI seats, as many as this "
-            f"server allows one account ({quota}): wait for one to end, or make one seat human",
+            Tn(
+                "you have {live} unfinished game with only AI seats, as many as this server "
+                "allows one account ({quota}): wait for one to end, or make one seat human",
+                "you have {live} unfinished games with only AI seats, as many as this server "
+                "allows one account ({quota}): wait for one to end, or make one seat human",
+                live_of_account,
+                live=live_of_account,
+                quota=quota,
+            ),
         )

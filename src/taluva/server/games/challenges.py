@@ -17,6 +17,7 @@ from sqlalchemy import Engine, and_, func, insert, or_, select, update
 from sqlalchemy.orm import aliased
 
 from taluva.engine.options import PLAYER_COUNTS
+from taluva.engine.wording import N_, T, Tn
 from taluva.server.errors import ApiError
 from taluva.server.games.service import GameService
 from taluva.server.games.setups import Setup, displayed_ratings, start_game
@@ -88,7 +89,7 @@ def challenge_view(row: Any, ratings: dict[int, int], stamp: datetime) -> dict[s
             "rating": ratings[row.from_account],
         },
         "to": {"id": row.to_account, "name": row.to_name, "rating": ratings[row.to_account]},
-        "setup": row.setup,
+        "setup": Setup.from_json(row.setup).to_json(),
         "status": _status(row, stamp),
         "game": row.game_id,
         "created_at": utc(row.created_at).isoformat(),
@@ -101,7 +102,7 @@ def send_challenge(engine: Engine, sender: int, addressee: int, setup: Setup, li
     ``bad-request`` (oneself), 404 ``not-found`` (no such player), 409 ``too-many``
     (``limit`` open challenges sent already)."""
     if addressee == sender:
-        raise ApiError(422, "bad-request", "you cannot challenge yourself")
+        raise ApiError(422, "bad-request", T("you cannot challenge yourself"))
     stamp = now()
     with engine.begin() as connection:
         if connection.execute(select(_ACCOUNTS.c.id).where(_ACCOUNTS.c.id == addressee)).first():
@@ -114,8 +115,14 @@ def send_challenge(engine: Engine, sender: int, addressee: int, setup: Setup, li
                 raise ApiError(
                     409,
                     "too-many",
-                    f"you have {limit} challenges waiting for an answer, the most an account "
-                    "may: cancel one first",
+                    Tn(
+                        "you have {limit} challenge waiting for an answer, the most an account "
+                        "may: cancel one first",
+                        "you have {limit} challenges waiting for an answer, the most an account "
+                        "may: cancel one first",
+                        limit,
+                        limit=limit,
+                    ),
                 )
             new_id = connection.execute(
                 insert(_CHALLENGES).returning(_CHALLENGES.c.id),
@@ -130,25 +137,27 @@ def send_challenge(engine: Engine, sender: int, addressee: int, setup: Setup, li
                 },
             ).scalar_one()
             return int(new_id)
-    raise ApiError(404, "not-found", f"there is no player {addressee}")
+    raise ApiError(404, "not-found", T("there is no player {player}", player=addressee))
 
 
 def find_challenge(engine: Engine, challenge_id: int) -> Any:
     """The row of challenge ``challenge_id`` with both names; ApiError 404 if none."""
     rows = _rows(engine, _CHALLENGES.c.id == challenge_id)
     if not rows:
-        raise ApiError(404, "not-found", f"there is no challenge {challenge_id}")
+        raise ApiError(
+            404, "not-found", T("there is no challenge {challenge}", challenge=challenge_id)
+        )
     return rows[0]
 
 
 def _closed(row: Any, stamp: datetime) -> ApiError:
     words = {
-        ACCEPTED: "was accepted already",
-        DECLINED: "was declined",
-        CANCELLED: "was cancelled by its sender",
-        EXPIRED: "has expired: nobody answered it in time",
+        ACCEPTED: N_("challenge {challenge} was accepted already"),
+        DECLINED: N_("challenge {challenge} was declined"),
+        CANCELLED: N_("challenge {challenge} was cancelled by its sender"),
+        EXPIRED: N_("challenge {challenge} has expired: nobody answered it in time"),
     }
-    return ApiError(409, "challenge-closed", f"challenge {row.id} {words[_status(row, stamp)]}")
+    return ApiError(409, "challenge-closed", T(words[_status(row, stamp)], challenge=row.id))
 
 
 def close_challenge(engine: Engine, challenge_id: int, account_id: int, status: str) -> Any:
@@ -159,8 +168,12 @@ def close_challenge(engine: Engine, challenge_id: int, account_id: int, status: 
     row = find_challenge(engine, challenge_id)
     owner = row.from_account if status == CANCELLED else row.to_account
     if account_id != owner:
-        who = "its sender" if status == CANCELLED else "the player it is addressed to"
-        raise ApiError(403, "forbidden", f"only {who} may do that with challenge {challenge_id}")
+        words = (
+            N_("only its sender may do that with challenge {challenge}")
+            if status == CANCELLED
+            else N_("only the player it is addressed to may do that with challenge {challenge}")
+        )
+        raise ApiError(403, "forbidden", T(words, challenge=challenge_id))
     stamp = now()
     with engine.begin() as connection:
         changed = connection.execute(
@@ -241,7 +254,9 @@ class Challenges:
         """A challenge, to its sender or its addressee (ApiError 403 to anyone else)."""
         row = await self.service.db(find_challenge, self.engine, challenge_id)
         if account.id not in (row.from_account, row.to_account):
-            raise ApiError(403, "forbidden", f"challenge {challenge_id} is not yours")
+            raise ApiError(
+                403, "forbidden", T("challenge {challenge} is not yours", challenge=challenge_id)
+            )
         return (await self.views([row]))[0]
 
     async def accept(self, account: Account, challenge_id: int) -> dict[str, Any]:

@@ -14,6 +14,7 @@ import asyncio
 from collections import OrderedDict
 from typing import Any, Final
 
+from taluva.engine.wording import T
 from taluva.server.ai.scheduling import Audience
 from taluva.server.ai.workers import AiRunner
 from taluva.server.errors import ApiError
@@ -32,15 +33,19 @@ def check_allowed(room: Room, state: int) -> None:
     live, or not at state ``state``."""
     meta, game = room.meta, room.game
     if meta.rated:
-        raise ApiError(403, "rated", "win chances are not shown in rated games")
+        raise ApiError(403, "rated", T("win chances are not shown in rated games"))
     if not meta.hints:
-        raise ApiError(403, "hints-off", "the game was created without hints: no win chances")
+        raise ApiError(403, "hints-off", T("the game was created without hints: no win chances"))
     if meta.status == OPEN:
-        raise ApiError(409, "waiting", "the game starts when every seat is taken")
+        raise ApiError(409, "waiting", T("the game starts when every seat is taken"))
     if meta.status != LIVE or game.is_over:
-        raise ApiError(409, "over", "the game has ended")
+        raise ApiError(409, "over", T("the game has ended"))
     if state != game.ply:
-        raise ApiError(409, "stale", f"state {state} is not the current one ({game.ply})")
+        raise ApiError(
+            409,
+            "stale",
+            T("state {state} is not the current one ({ply})", state=state, ply=game.ply),
+        )
 
 
 class WinChances:
@@ -67,7 +72,7 @@ class WinChances:
             self._known.move_to_end(position)
         chances = await asyncio.shield(known)
         if chances is None:
-            raise ApiError(409, "stale", "the game moved on before its chances were computed")
+            raise ApiError(409, "stale", T("the game moved on before its chances were computed"))
         return {"type": "chances", "ply": state, "chances": [round(c, 4) for c in chances]}
 
     async def _search(self, room: Room, position: Position) -> list[float] | None:

@@ -17,6 +17,7 @@ from typing import Any
 
 from sqlalchemy import Engine, insert, select
 
+from taluva.engine.wording import T, Tn
 from taluva.server.config import Limits
 from taluva.server.errors import ApiError
 from taluva.server.games.room import Room
@@ -64,24 +65,38 @@ def clean_text(value: Any, limit: int) -> str:
     'gg <b>wp</b> 👩🏽\\u200d💻'
     """
     if not isinstance(value, str):
-        raise ApiError(422, "bad-request", "text must be text")
+        raise ApiError(422, "bad-request", T("text must be text"))
     text = " ".join(unicodedata.normalize("NFC", value).split())
     if not text:
-        raise ApiError(422, "bad-request", "text is empty: write something")
+        raise ApiError(422, "bad-request", T("text is empty: write something"))
     clusters = graphemes(text)
     if len(clusters) > limit:
-        raise ApiError(422, "bad-request", f"text is longer than {limit} characters")
+        raise ApiError(
+            422,
+            "bad-request",
+            Tn(
+                "text is longer than {limit} character",
+                "text is longer than {limit} characters",
+                limit,
+                limit=limit,
+            ),
+        )
     for cluster in clusters:
         hidden = invisible_in(cluster)
         if hidden is not None:
             raise ApiError(
                 422,
                 "bad-request",
-                f"text contains an invisible or control character (U+{ord(hidden):04X})",
+                T(
+                    "text contains an invisible or control character ({character})",
+                    character=f"U+{ord(hidden):04X}",
+                ),
             )
         if sum(1 for char in cluster if unicodedata.combining(char)) > MAX_MARKS:
             raise ApiError(
-                422, "bad-request", f"text stacks more than {MAX_MARKS} marks on one character"
+                422,
+                "bad-request",
+                T("text stacks more than {marks} marks on one character", marks=MAX_MARKS),
             )
     return text
 
@@ -168,11 +183,11 @@ class Chat:
         else the seat to move if it is one of them, else the first of them."""
         if not seats:
             raise ApiError(
-                403, "forbidden", "only seated players may chat; spectators read the chat"
+                403, "forbidden", T("only seated players may chat; spectators read the chat")
             )
         if seat is not None:
             if seat not in seats:
-                raise ApiError(403, "forbidden", f"seat {seat} is not one of yours")
+                raise ApiError(403, "forbidden", T("seat {seat} is not one of yours", seat=seat))
             return seat
         to_move = room.game.to_move
         return to_move if to_move in seats else min(seats)
@@ -198,8 +213,15 @@ class Chat:
             raise ApiError(
                 429,
                 "rate-limited",
-                f"a seat may send {self.limits.chat_burst} chat messages at once, then one "
-                f"every {1 / self.limits.chat_rate:g} seconds: wait a moment",
+                Tn(
+                    "a seat may send {burst} chat message at once, then one every {seconds} "
+                    "seconds: wait a moment",
+                    "a seat may send {burst} chat messages at once, then one every {seconds} "
+                    "seconds: wait a moment",
+                    self.limits.chat_burst,
+                    burst=self.limits.chat_burst,
+                    seconds=f"{1 / self.limits.chat_rate:g}",
+                ),
                 retry_after=bucket.retry_after(),
             )
         name = room.meta.seats[speaker].name

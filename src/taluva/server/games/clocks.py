@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from typing import Any, Final
 
+from taluva.engine.wording import T, Text, Tn
 from taluva.server.errors import ApiError
 from taluva.server.storage.store import clock_deadline
 
@@ -28,21 +29,58 @@ MAX_BASE_SECONDS: Final = 7 * DAY
 MAX_INCREMENT_SECONDS: Final = 3600
 MAX_TURN_SECONDS: Final = 14 * DAY
 
+
+def fischer_words(base: int, increment: int) -> Text:
+    """A real-time clock in words ("5 minutes + 10 seconds"), each part in the reader's
+    language and plural: ``base`` in whole minutes, ``increment`` in seconds."""
+    minutes = base // 60
+    return T(
+        "{base} + {increment}",
+        base=Tn("{n} minute", "{n} minutes", minutes, n=minutes),
+        increment=Tn("{n} second", "{n} seconds", increment, n=increment),
+    )
+
+
+def turn_words(per_turn: int) -> Text:
+    """A turn-based clock in words ("3 days a turn"): ``per_turn`` in whole days."""
+    days = per_turn // DAY
+    return Tn("{n} day a turn", "{n} days a turn", days, n=days)
+
+
 PRESETS: Final = (
-    {"kind": NONE, "label": "No clock"},
-    {"kind": FISCHER, "base": 300, "increment": 10, "label": "5 minutes + 10 seconds"},
-    {"kind": FISCHER, "base": 600, "increment": 20, "label": "10 minutes + 20 seconds"},
-    {"kind": FISCHER, "base": 1800, "increment": 30, "label": "30 minutes + 30 seconds"},
-    {"kind": TURN, "per_turn": DAY, "label": "1 day a turn"},
-    {"kind": TURN, "per_turn": 3 * DAY, "label": "3 days a turn"},
-    {"kind": TURN, "per_turn": 7 * DAY, "label": "7 days a turn"},
+    {"kind": NONE, "label": T("No clock")},
+    {"kind": FISCHER, "base": 300, "increment": 10, "label": fischer_words(300, 10)},
+    {"kind": FISCHER, "base": 600, "increment": 20, "label": fischer_words(600, 20)},
+    {"kind": FISCHER, "base": 1800, "increment": 30, "label": fischer_words(1800, 30)},
+    {"kind": TURN, "per_turn": DAY, "label": turn_words(DAY)},
+    {"kind": TURN, "per_turn": 3 * DAY, "label": turn_words(3 * DAY)},
+    {"kind": TURN, "per_turn": 7 * DAY, "label": turn_words(7 * DAY)},
 )
-"""The clocks the lobby offers (``GET /api/config``); the API accepts any within the limits."""
+"""The clocks the lobby offers (``GET /api/config``); the API accepts any within the limits.
+Each label is a ``Text`` (said in the reader's language); the English label is what a stored
+seek or challenge keeps."""
+
+
+def preset_label(rule: dict[str, Any] | None, stored: Any = None) -> Any:
+    """The label of the preset whose rule is ``rule`` (its kind and times, label left out),
+    as a ``Text``; else ``stored`` (a label kept as English text), else "a clock"."""
+    if rule is None:
+        return PRESETS[0]["label"]
+    wanted = {key: value for key, value in rule.items() if key != "label" and value is not None}
+    for preset in PRESETS:
+        if wanted == {key: value for key, value in preset.items() if key != "label"}:
+            return preset["label"]
+    return T("a clock") if stored is None else stored
 
 
 def now_ms() -> int:
     """The wall-clock time in milliseconds: clocks keep running while the server is down."""
     return int(time.time() * 1000)
+
+
+def _plain(seconds: float) -> float:
+    """A limit as a number the reader's language writes: whole ones without a decimal part."""
+    return int(seconds) if float(seconds).is_integer() else seconds
 
 
 def _seconds(spec: dict[str, Any], key: str, low: float, high: float) -> int:
@@ -51,7 +89,12 @@ def _seconds(spec: dict[str, Any], key: str, low: float, high: float) -> int:
         raise ApiError(
             422,
             "bad-request",
-            f"clock.{key} must be a number of seconds from {low:.10g} to {high:.10g}",
+            T(
+                "clock.{key} must be a number of seconds from {low} to {high}",
+                key=key,
+                low=_plain(low),
+                high=_plain(high),
+            ),
         )
     return round(value * 1000)
 
@@ -61,7 +104,9 @@ def new_clock(spec: dict[str, Any] | None, timed: list[bool]) -> dict[str, Any] 
     ``timed`` says which seats have a clock (people, not AI). ApiError 422 if it is wrong."""
     if spec is None or spec.get("kind", NONE) == NONE:
         if spec is not None and set(spec) - {"kind"}:
-            raise ApiError(422, "bad-request", "a clock of kind 'none' takes no other field")
+            raise ApiError(
+                422, "bad-request", T("a clock of kind {kind} takes no other field", kind="'none'")
+            )
         return None
     kind = spec.get("kind")
     if kind == FISCHER:
@@ -75,10 +120,16 @@ def new_clock(spec: dict[str, Any] | None, timed: list[bool]) -> dict[str, Any] 
         base = _seconds(spec, "per_turn", MIN_SECONDS, MAX_TURN_SECONDS)
         increment = 0
     else:
-        raise ApiError(422, "bad-request", f"clock.kind must be one of {', '.join(KINDS)}")
+        raise ApiError(
+            422, "bad-request", T("clock.kind must be one of {kinds}", kinds=", ".join(KINDS))
+        )
     unknown = sorted(set(spec) - fields)
     if unknown:
-        raise ApiError(422, "bad-request", f"a {kind} clock has no field {', '.join(unknown)}")
+        raise ApiError(
+            422,
+            "bad-request",
+            T("a {kind} clock has no field {fields}", kind=kind, fields=", ".join(unknown)),
+        )
     return {
         "kind": kind,
         "base_ms": base,

@@ -44,7 +44,7 @@ from taluva.server.games.lifecycle import Lifecycle
 from taluva.server.games.presence import BEATS_HEARD, beat_seconds
 from taluva.server.games.registry import Rooms
 from taluva.server.games.room import Room
-from taluva.server.wire import to_json
+from taluva.server.wire import relayed, to_json, with_meaning
 
 log = logging.getLogger("taluva.server")
 
@@ -118,7 +118,8 @@ class Cluster:
 
     def relay(self, game_id: str, ply: int, sync: dict[str, Any], text: str) -> None:
         """Pass one of this process's broadcasts on to the other processes."""
-        self.bus.publish(game_id, ply, {**sync, "origin": self.bus.origin}, text)
+        sync = with_meaning({**sync, "origin": self.bus.origin}, text)  # its Texts' meaning
+        self.bus.publish(game_id, ply, sync, text)
 
     @property
     def beat(self) -> float:
@@ -196,6 +197,7 @@ class Cluster:
                 room = await self.rooms.load(game_id)
         if room is None:
             return
+        text = relayed(text, sync)  # said in each socket's language, as here
         try:
             message = json.loads(text)
         except ValueError:

@@ -24,11 +24,13 @@ from sqlalchemy import update
 
 from taluva.engine.errors import IllegalMove
 from taluva.engine.outcome import Reason
+from taluva.engine.wording import T, Tn
 from taluva.server.config import Settings
 from taluva.server.errors import ApiError
 from taluva.server.games import clocks
 from taluva.server.games.registry import Rooms
 from taluva.server.games.room import Room
+from taluva.server.games.words import reason_of
 from taluva.server.players.accounts import Account
 from taluva.server.players.standings import settle
 from taluva.server.storage.database import Database
@@ -122,7 +124,11 @@ class Lifecycle:
         """Give a new game its host and its clock (``clock``: the lobby's field); return
         the host token, sent once to the creator. ApiError 422 for a bad clock."""
         if clock is not None and not isinstance(clock, dict):
-            raise ApiError(422, "bad-request", "clock must be an object such as {'kind': 'none'}")
+            raise ApiError(
+                422,
+                "bad-request",
+                T("clock must be an object such as {example}", example="{'kind': 'none'}"),
+            )
         timed = [seat.kind == "human" for seat in meta.seats]
         if clock is not None:
             clock = {key: value for key, value in clock.items() if value is not None}
@@ -289,7 +295,7 @@ class Lifecycle:
         """A player holding ``seats`` resigns ``seat`` (by default their only seat, or the
         seat to move among theirs); return the ``out`` message broadcast to everyone."""
         if not seats:
-            raise ApiError(403, "forbidden", "resigning needs the token of a seat of this game")
+            raise ApiError(403, "forbidden", T("resigning needs the token of a seat of this game"))
         if seat is None:
             if len(seats) == 1:
                 seat = next(iter(seats))
@@ -297,15 +303,19 @@ class Lifecycle:
                 seat = room.game.to_move
             else:
                 held = ", ".join(map(str, sorted(seats)))
-                raise ApiError(422, "bad-request", f"name the seat to resign: you hold {held}")
+                raise ApiError(
+                    422, "bad-request", T("name the seat to resign: you hold {held}", held=held)
+                )
         elif seat not in seats:
-            raise ApiError(403, "forbidden", f"seat {seat} is not one of yours")
+            raise ApiError(403, "forbidden", T("seat {seat} is not one of yours", seat=seat))
         async with room.lock:
             if room.meta.status == OPEN:
-                raise ApiError(409, "waiting", "the game has not started: its host may cancel it")
+                raise ApiError(
+                    409, "waiting", T("the game has not started: its host may cancel it")
+                )
             await self.expire_due(room)
             if room.meta.status != LIVE or room.game.is_over:
-                raise ApiError(409, "over", "the game is over")
+                raise ApiError(409, "over", T("the game is over"))
             return await self._leave(room, seat, Reason.RESIGNED)
 
     # ------------------------------------------------------------------ claiming
@@ -316,33 +326,41 @@ class Lifecycle:
         ``left``, so with two players the claimer wins. Return the ``out`` message broadcast
         to everyone."""
         if not seats:
-            raise ApiError(403, "forbidden", "claiming needs the token of a seat of this game")
+            raise ApiError(403, "forbidden", T("claiming needs the token of a seat of this game"))
         async with room.lock:
             if room.meta.status == OPEN:
-                raise ApiError(409, "waiting", "the game has not started: its host may cancel it")
+                raise ApiError(
+                    409, "waiting", T("the game has not started: its host may cancel it")
+                )
             await self.expire_due(room)
             game = room.game
             if room.meta.status != LIVE or game.is_over:
-                raise ApiError(409, "over", "the game is over")
+                raise ApiError(409, "over", T("the game is over"))
             count = len(room.meta.seats)
             if seat is not None and not 0 <= seat < count:
                 raise ApiError(
-                    422, "bad-request", f"seat must be a seat of this game, from 0 to {count - 1}"
+                    422,
+                    "bad-request",
+                    T("seat must be a seat of this game, from 0 to {last}", last=count - 1),
                 )
             target = game.to_move if seat is None else seat
             still = seats - set(game.eliminated)
             if not still:
-                raise ApiError(409, "out", "you are out of the game")
+                raise ApiError(409, "out", T("you are out of the game"))
             if not still & room.present():
                 raise ApiError(
                     403,
                     "forbidden",
-                    "a claim comes from a player at the table: connect to the game first "
-                    "(its page, or a WebSocket that said hello with your token)",
+                    T(
+                        "a claim comes from a player at the table: connect to the game first "
+                        "(its page, or a WebSocket that said hello with your token)"
+                    ),
                 )
             if target in seats:
                 raise ApiError(
-                    409, "not-gone", f"seat {target} is yours: resign it if you mean to leave"
+                    409,
+                    "not-gone",
+                    T("seat {seat} is yours: resign it if you mean to leave", seat=target),
                 )
             wait = room.claim_wait(target)
             if isinstance(wait, str):
@@ -354,8 +372,15 @@ class Lifecycle:
                 raise ApiError(
                     409,
                     "not-gone",
-                    f"{name} has not been gone long enough: a claim is allowed in "
-                    f"{seconds} second{'s' if seconds != 1 else ''}",
+                    Tn(
+                        "{name} has not been gone long enough: a claim is allowed in "
+                        "{seconds} second",
+                        "{name} has not been gone long enough: a claim is allowed in "
+                        "{seconds} seconds",
+                        seconds,
+                        name=name,
+                        seconds=seconds,
+                    ),
                     retry_after=wait / 1000,
                 )
             return await self._leave(room, target, Reason.LEFT, claimed=True)
@@ -369,7 +394,7 @@ class Lifecycle:
         try:
             trial.resign(seat, reason)
         except IllegalMove as error:
-            raise ApiError(409, "out", str(error)) from None
+            raise ApiError(409, "out", reason_of(error)) from None
         over = trial.is_over
         meta = room.meta
         clock = meta.clock
@@ -389,7 +414,7 @@ class Lifecycle:
             "updated_at": stamp,
         }
         if not await self._store_change(room.id, (LIVE,), values, result, room.game.ply):
-            raise ApiError(409, "stale", "the game moved on first: try again")
+            raise ApiError(409, "stale", T("the game moved on first: try again"))
         room.commit(trial, status=status, result=result, clock=clock, stamp=stamp)
         message = {"type": "out", "seat": seat, "reason": reason.value, "state": room.state()}
         if claimed:
@@ -404,19 +429,24 @@ class Lifecycle:
         """A player holding one of ``seats`` calls the game off in its first ``ABORT_TURNS``
         turns: it ends with no result and changes no rating."""
         if not seats:
-            raise ApiError(403, "forbidden", "aborting needs the token of a seat of this game")
+            raise ApiError(403, "forbidden", T("aborting needs the token of a seat of this game"))
         async with room.lock:
             await self.expire_due(room)
             if room.meta.status != LIVE or room.game.is_over:
-                raise ApiError(409, "over", "the game is over")
+                raise ApiError(409, "over", T("the game is over"))
             if room.game.ply >= 2 * ABORT_TURNS:
                 raise ApiError(
                     409,
                     "too-late",
-                    f"a game may be aborted in its first {ABORT_TURNS} turns only: resign instead",
+                    Tn(
+                        "a game may be aborted in its first {turns} turn only: resign instead",
+                        "a game may be aborted in its first {turns} turns only: resign instead",
+                        ABORT_TURNS,
+                        turns=ABORT_TURNS,
+                    ),
                 )
             if not await self._end_unranked(room, ABORTED, (LIVE,), room.game.ply):
-                raise ApiError(409, "stale", "the game moved on first: try again")
+                raise ApiError(409, "stale", T("the game moved on first: try again"))
         return {"type": "state", "state": room.state()}
 
     # ------------------------------------------------------------------ cancel and abandon
@@ -436,19 +466,25 @@ class Lifecycle:
         if not by_token and not by_account:
             if token is None:
                 raise ApiError(
-                    401, "no-token", "send the host token as 'Authorization: Bearer TOKEN'"
+                    401,
+                    "no-token",
+                    T("send the host token as {header}", header="'Authorization: Bearer TOKEN'"),
                 )
-            raise ApiError(403, "not-host", "only the host, who created the game, may cancel it")
+            raise ApiError(403, "not-host", T("only the host, who created the game, may cancel it"))
         async with room.lock:
             if meta.status == CANCELLED:
-                raise ApiError(409, "over", "the game is cancelled already")
+                raise ApiError(409, "over", T("the game is cancelled already"))
             if meta.status != OPEN:
-                raise ApiError(409, "started", "the game has started: a player may resign instead")
+                raise ApiError(
+                    409, "started", T("the game has started: a player may resign instead")
+                )
             result = {"ranking": [], "reason": CANCELLED_REASON}
             stamp = now()
             values = {"status": CANCELLED, "result": result, "updated_at": stamp}
             if not await self._store_change(room.id, (OPEN,), values, None):
-                raise ApiError(409, "started", "the game has started: a player may resign instead")
+                raise ApiError(
+                    409, "started", T("the game has started: a player may resign instead")
+                )
             self._end_in_memory(room, CANCELLED, result, stamp)
         return {"type": "state", "state": room.state()}
 

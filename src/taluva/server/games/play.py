@@ -12,10 +12,12 @@ import time
 from typing import Any
 
 from taluva.engine.errors import IllegalMove
+from taluva.engine.wording import T
 from taluva.server.errors import ApiError
 from taluva.server.games.lifecycle import Lifecycle
 from taluva.server.games.registry import Rooms
 from taluva.server.games.room import MOVE_TEXT_CHARS, Room
+from taluva.server.games.words import reason_of
 from taluva.server.metrics import Metrics
 from taluva.server.storage.database import Database
 from taluva.server.storage.store import FINISHED, LIVE, OPEN, NewMove, PlyTaken
@@ -50,33 +52,47 @@ class Moves:
         """
         arrived = time.perf_counter()
         if type(state) is not int:
-            raise ApiError(400, "bad-request", "state must be the state id (a whole number)")
+            raise ApiError(400, "bad-request", T("state must be the state id (a whole number)"))
         if not isinstance(text, str) or not text.strip():
-            raise ApiError(400, "bad-request", "move must be move text such as 'tile 0,0 3'")
+            raise ApiError(
+                400,
+                "bad-request",
+                T("move must be move text such as {example}", example="'tile 0,0 3'"),
+            )
         if len(text) > MOVE_TEXT_CHARS:
-            raise ApiError(400, "bad-request", f"move text is longer than {MOVE_TEXT_CHARS}")
+            raise ApiError(
+                400, "bad-request", T("move text is longer than {limit}", limit=MOVE_TEXT_CHARS)
+            )
         async with room.lock:
             if self.shared and (state != room.game.ply or room.meta.status == OPEN):
                 await self.rooms.resync(room)  # another process may have moved on already
             await self.lifecycle.expire_due(room)
             game = room.game
             if room.meta.status == OPEN:
-                raise ApiError(409, "waiting", "the game starts when every seat is taken")
+                raise ApiError(409, "waiting", T("the game starts when every seat is taken"))
             if game.is_over or room.meta.status != LIVE:
-                raise ApiError(409, "over", "the game is over")
+                raise ApiError(409, "over", T("the game is over"))
             if state != game.ply:
-                raise ApiError(409, "stale", f"state {state} is not the current state {game.ply}")
+                raise ApiError(
+                    409,
+                    "stale",
+                    T("state {state} is not the current state {ply}", state=state, ply=game.ply),
+                )
             seat = game.to_move
             if seat not in seats:
                 raise ApiError(
                     403,
                     "not-your-turn",
-                    f"it is {room.meta.seats[seat].name}'s turn (seat {seat})",
+                    T(
+                        "it is {name}'s turn (seat {seat})",
+                        name=room.meta.seats[seat].name,
+                        seat=seat,
+                    ),
                 )
             try:
                 trial = room.trial(text)
             except IllegalMove as error:
-                raise ApiError(422, "illegal", str(error)) from None
+                raise ApiError(422, "illegal", reason_of(error)) from None
             canonical = str(trial.moves[-1])
             status = FINISHED if trial.is_over else LIVE
             result = None if trial.result is None else trial.result.to_json()
@@ -88,7 +104,9 @@ class Moves:
             try:
                 await self.database.store_move(move)
             except PlyTaken:
-                raise ApiError(409, "stale", f"another move for state {state} came first") from None
+                raise ApiError(
+                    409, "stale", T("another move for state {state} came first", state=state)
+                ) from None
             room.commit(trial, status=status, result=result, clock=clock, mover=seat)
             message = {
                 "type": "move",

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from typing import Final
 
 from taluva.engine.game import Game
+from taluva.engine.wording import T
 from taluva.server.games import clocks
 from taluva.server.storage.store import LIVE, StoredGame, utc
 
@@ -120,21 +121,21 @@ def claim_wait(
     already), by another person still in the game and present."""
     name = meta.seats[seat].name
     if after_ms is None or meta.status != LIVE or game.is_over:
-        return "the game is not being played"
+        return T("the game is not being played")
     if meta.seats[seat].kind != "human":
-        return f"{name} is played by the AI, which never leaves"
+        return T("{name} is played by the AI, which never leaves", name=name)
     out = set(game.eliminated)
     if seat in out:
-        return f"{name} is out of the game already"
+        return T("{name} is out of the game already", name=name)
     if meta.clock is not None and meta.clock["kind"] == clocks.TURN:
-        return f"{name} has a turn-based clock: they are out when it runs out"
+        return T("{name} has a turn-based clock: they are out when it runs out", name=name)
     if seat != game.to_move:
-        return f"{name} is not to move: a claim is against a player gone on their turn"
+        return T("{name} is not to move: a claim is against a player gone on their turn", name=name)
     since = presence.gone_since(seat)
     if since is None:
-        return f"{name} is connected"
+        return T("{name} is connected", name=name)
     if not presence.present() - out:
-        return "nobody still in the game is connected to claim it"
+        return T("nobody still in the game is connected to claim it")
     turn = int(utc(meta.updated_at).timestamp() * 1000)
     return max(0, max(since, turn) + after_ms - at)
 

@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import Engine, insert, select
 from sqlalchemy.exc import IntegrityError
 
+from taluva.engine.wording import T
 from taluva.server.errors import ApiError
 from taluva.server.games import clocks
 from taluva.server.games.room import Room
@@ -153,7 +154,7 @@ class Rematches:
         the rematch are left as they are (no token is sent twice).
         """
         if room.meta.status != FINISHED:
-            raise ApiError(409, "not-finished", "a rematch can be offered once the game is over")
+            raise ApiError(409, "not-finished", T("a rematch can be offered once the game is over"))
         async with self._lock:
             await self.load(room)
             rematch_id = self._next.get(room)
@@ -211,6 +212,11 @@ class Rematches:
         raise ApiError(
             409,
             "seat-reserved",
-            f"seat {seat} of this rematch is kept for {room.meta.seats[seat].name}, who "
-            f"played it in game {origin}: they take it from that game's page",
+            T(
+                "seat {seat} of this rematch is kept for {name}, who played it in game "
+                "{origin}: they take it from that game's page",
+                seat=seat,
+                name=room.meta.seats[seat].name,
+                origin=origin,
+            ),
         )

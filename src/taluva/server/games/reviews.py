@@ -22,9 +22,11 @@ from sqlalchemy import Engine, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from taluva.engine.game import Game
+from taluva.engine.wording import T
 from taluva.server.ai.scheduling import SchedulerClosed
 from taluva.server.errors import ApiError
 from taluva.server.games.view import review_view
+from taluva.server.games.words import reason_of
 from taluva.server.storage.models import Base, ReviewRow
 from taluva.server.storage.store import FINISHED, now
 
@@ -71,7 +73,9 @@ def not_finished(game_id: str) -> ApiError:
     """A review was asked for a game that is still going on (or never started): the code a
     rematch of such a game gets too."""
     return ApiError(
-        409, "not-finished", f"game {game_id} is not over: a review is of a finished game"
+        409,
+        "not-finished",
+        T("game {game} is not over: a review is of a finished game", game=game_id),
     )
 
 
@@ -164,8 +168,11 @@ class Reviews:
                 raise ApiError(
                     429,
                     "rate-limited",
-                    f"the server is reviewing as many games as it takes at once ({at_once}): "
-                    "ask again when one is done",
+                    T(
+                        "the server is reviewing as many games as it takes at once ({at_once}): "
+                        "ask again when one is done",
+                        at_once=at_once,
+                    ),
                     retry_after=60,
                 )
             record = room.public_record()
@@ -212,7 +219,7 @@ class Reviews:
         except Exception as error:
             log.exception("the review of game %s failed", room.id)
             job.status = FAILED
-            job.error = f"the review failed: {error}"
+            job.error = T("the review failed: {error}", error=reason_of(error))
             self.tell(job, room)
             return
         job.status = DONE

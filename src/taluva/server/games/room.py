@@ -20,10 +20,17 @@ from typing import Any, Protocol
 
 from taluva.engine.game import Game
 from taluva.engine.record import make_record
+from taluva.engine.wording import T
 from taluva.server.errors import ApiError
 from taluva.server.games import clocks
 from taluva.server.games.presence import Presence, claim_wait, claims_of
-from taluva.server.games.view import explain_view, presence_entries, state_view, with_presence
+from taluva.server.games.view import (
+    explain_view,
+    presence_entries,
+    seat_name,
+    state_view,
+    with_presence,
+)
 from taluva.server.players.accounts import Account
 from taluva.server.storage.store import FINISHED, LIVE, OPEN, StoredGame, now, token_digest
 from taluva.server.wire import to_json
@@ -304,13 +311,13 @@ class Room:
         """Whether a move is legal now and, if not, why; if it is, what it would do (the
         engine's ``effects``, as in a state): the words of the hover explanations."""
         if not isinstance(text, str) or len(text) > MOVE_TEXT_CHARS:
-            limit = f"move must be move text of at most {MOVE_TEXT_CHARS} characters"
+            limit = T("move must be move text of at most {limit} characters", limit=MOVE_TEXT_CHARS)
             raise ApiError(400, "bad-request", limit)
         game = self.game
         if self.meta.status == OPEN:
-            reason: str | None = "the game starts when every seat is taken"
+            reason: str | None = T("the game starts when every seat is taken")
         elif self.meta.status != LIVE and not game.is_over:
-            reason = "the game is over"
+            reason = T("the game is over")
         else:
             reason = game.explain(text)
         return explain_view(game, text, reason)
@@ -319,7 +326,9 @@ class Room:
         """The public view after the first ``ply`` moves (for the replay viewer)."""
         if type(ply) is not int or not 0 <= ply <= self.game.ply:
             raise ApiError(
-                422, "bad-request", f"ply must be a whole number from 0 to {self.game.ply}"
+                422,
+                "bad-request",
+                T("ply must be a whole number from 0 to {ply}", ply=self.game.ply),
             )
         if ply == self.game.ply:
             return self.state()
@@ -343,7 +352,7 @@ def game_record(meta: StoredGame, moves: list[str]) -> dict[str, Any]:
     """The record of a stored game after ``moves`` (deck included: for the server and its
     workers only), with the resignations up to the last of them."""
     return make_record(
-        players=[seat.name for seat in meta.seats],
+        players=[seat_name(seat) for seat in meta.seats],
         options=meta.options,
         deck=meta.deck,
         doubles=meta.doubles,

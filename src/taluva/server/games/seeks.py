@@ -36,6 +36,7 @@ from sqlalchemy import (
     update,
 )
 
+from taluva.engine.wording import T, Tn
 from taluva.server.errors import ApiError
 from taluva.server.games.service import GameService
 from taluva.server.games.setups import RATING_RANGES, Setup, displayed_ratings, start_game
@@ -169,12 +170,22 @@ def misfit(
         theirs = ratings[member.account_id]
         gap = abs(theirs - mine)
         if member.rating_range is not None and gap > member.rating_range:
-            return (
-                f"your rating {mine} is more than {member.rating_range} from "
-                f"{member.name}'s {theirs}, the range of their seek"
+            return T(
+                "your rating {mine} is more than {range} from {name}'s {theirs}, the range of "
+                "their seek",
+                mine=mine,
+                range=member.rating_range,
+                name=member.name,
+                theirs=theirs,
             )
         if rating_range is not None and gap > rating_range:
-            return f"{member.name}'s rating {theirs} is more than {rating_range} from your {mine}"
+            return T(
+                "{name}'s rating {theirs} is more than {range} from your {mine}",
+                name=member.name,
+                theirs=theirs,
+                range=rating_range,
+                mine=mine,
+            )
     return None
 
 
@@ -218,7 +229,12 @@ def _refuse_too_many(connection: Connection, account_id: int, limit: int) -> Non
         raise ApiError(
             409,
             "too-many",
-            f"you have {limit} seeks waiting already, the most an account may: cancel one first",
+            Tn(
+                "you have {limit} seek waiting already, the most an account may: cancel one first",
+                "you have {limit} seeks waiting already, the most an account may: cancel one first",
+                limit,
+                limit=limit,
+            ),
         )
 
 
@@ -315,12 +331,16 @@ def take_seek(engine: Engine, seek_id: int, account_id: int, limit: int) -> Grou
         group = _group(connection, seek_id, stamp)
         if group is None:
             raise ApiError(
-                404, "not-found", f"there is no seek {seek_id}: it was cancelled or it expired"
+                404,
+                "not-found",
+                T("there is no seek {seek}: it was cancelled or it expired", seek=seek_id),
             )
         if group.status != OPEN:
-            raise ApiError(409, "taken", f"seek {seek_id} was taken: its game has started")
+            raise ApiError(
+                409, "taken", T("seek {seek} was taken: its game has started", seek=seek_id)
+            )
         if group.members[0].account_id == account_id:
-            raise ApiError(409, "own-seek", "this is your own seek: wait for others to take it")
+            raise ApiError(409, "own-seek", T("this is your own seek: wait for others to take it"))
         if account_id in group.accounts:
             _touch(connection, account_id, stamp)
             return group
@@ -344,12 +364,14 @@ def cancel_seek(engine: Engine, seek_id: int, account_id: int) -> None:
         _lock(connection)
         group = _group(connection, seek_id, stamp)
         if group is None:
-            raise ApiError(404, "not-found", f"there is no seek {seek_id}")
+            raise ApiError(404, "not-found", T("there is no seek {seek}", seek=seek_id))
         mine = [member for member in group.members if member.account_id == account_id]
         if not mine:
-            raise ApiError(403, "forbidden", "you may cancel only a seek you are in")
+            raise ApiError(403, "forbidden", T("you may cancel only a seek you are in"))
         if group.status != OPEN:
-            raise ApiError(409, "taken", f"seek {seek_id} was taken: its game has started")
+            raise ApiError(
+                409, "taken", T("seek {seek} was taken: its game has started", seek=seek_id)
+            )
         connection.execute(delete(_SEEKS).where(_SEEKS.c.id == mine[0].row))
 
 
@@ -470,7 +492,11 @@ class Seeks:
         rating_range = fields.get("rating_range")
         if rating_range is not None and rating_range not in RATING_RANGES:
             ranges = ", ".join(str(r) for r in RATING_RANGES)
-            raise ApiError(422, "bad-request", f"rating_range must be one of {ranges}, or null")
+            raise ApiError(
+                422,
+                "bad-request",
+                T("rating_range must be one of {ranges}, or null", ranges=ranges),
+            )
         limit = self.service.settings.limits.open_seeks
         group, created = await self.service.db(
             post_seek, self.engine, account.id, setup, rating_range, limit
@@ -494,7 +520,9 @@ class Seeks:
         group = await self.service.db(find_seek, self.engine, seek_id)
         if group is None:
             raise ApiError(
-                404, "not-found", f"there is no seek {seek_id}: it was cancelled or it expired"
+                404,
+                "not-found",
+                T("there is no seek {seek}: it was cancelled or it expired", seek=seek_id),
             )
         viewer = None if account is None else account.id
         if viewer is not None and viewer in group.accounts:

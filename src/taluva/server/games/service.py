@@ -19,6 +19,8 @@ from taluva.ai.levels import LEVELS
 from taluva.engine.errors import InvalidOption
 from taluva.engine.game import Game
 from taluva.engine.options import PLAYER_COUNTS
+from taluva.engine.wording import N_, T, Text
+from taluva.lang import say
 from taluva.server.ai.scheduling import Audience
 from taluva.server.ai.workers import AiRunner, ai_spec
 from taluva.server.config import Settings
@@ -30,7 +32,8 @@ from taluva.server.games.lifecycle import Lifecycle
 from taluva.server.games.play import Moves
 from taluva.server.games.registry import Rooms
 from taluva.server.games.room import Room
-from taluva.server.games.view import summary_view
+from taluva.server.games.view import ai_seat_name, seat_name, summary_view
+from taluva.server.games.words import reason_of
 from taluva.server.metrics import Metrics
 from taluva.server.players.accounts import Account
 from taluva.server.players.names import clean_name
@@ -52,7 +55,7 @@ from taluva.server.storage.store import (
 
 log = logging.getLogger("taluva.server")
 
-T = TypeVar("T")
+R = TypeVar("R")
 
 
 class GameService:
@@ -141,7 +144,7 @@ class GameService:
         """The finished games kept in memory."""
         return self.registry.finished
 
-    async def db(self, function: Callable[..., T], *args: Any) -> T:
+    async def db(self, function: Callable[..., R], *args: Any) -> R:
         """Run a storage call in a database thread and wait for it."""
         return await self.database.run(function, *args)
 
@@ -210,21 +213,25 @@ class GameService:
         limits = self.settings.limits
         seats, tokens = _seats_from_request(request.get("seats"), account_id, limits.name_chars)
         name = clean_name(
-            request.get("name"), limits.game_name_chars, "name", f"{seats[0].name}'s game"
+            request.get("name"),
+            limits.game_name_chars,
+            "name",
+            # stored as the creator reads it: a name is the game's data, not the site's words
+            say(T("{name}'s game", name=seats[0].name)),
         )
         hints = request.get("hints", True)
         if not isinstance(hints, bool):
-            raise ApiError(422, "bad-request", "hints must be true or false")
+            raise ApiError(422, "bad-request", T("hints must be true or false"))
         try:
             game = Game.new(
-                players=[seat.name for seat in seats],
+                players=[seat_name(seat) for seat in seats],
                 seed=secrets.randbits(64),
                 tiles_per_player=request.get("tiles_per_player", 12),
                 expansions=_strings(request.get("expansions", []), "expansions"),
                 house_rules=_strings(request.get("house_rules", []), "house_rules"),
             )
         except InvalidOption as error:
-            raise ApiError(422, "bad-option", str(error)) from None
+            raise ApiError(422, "bad-option", reason_of(error)) from None
         record = game.to_record()
         stamp = now()
         meta = StoredGame.starting(
@@ -270,16 +277,18 @@ class GameService:
         seats already (then the new seat is a guest's, as in hot-seat play)."""
         room = await self.room(game_id)
         if not 0 <= seat < len(room.meta.seats):
-            raise ApiError(404, "not-found", f"game {game_id} has no seat {seat}")
+            raise ApiError(
+                404, "not-found", T("game {game} has no seat {seat}", game=game_id, seat=seat)
+            )
         for guard in self.seat_guards:
             await guard(room, seat)
         clean = clean_name(name, self.settings.limits.name_chars, "name", f"Player {seat + 1}")
         async with room.lock:
             current = room.meta.seats[seat]
             if room.meta.status in (CANCELLED, FINISHED):
-                raise ApiError(409, "over", f"game {game_id} is {room.meta.status}")
+                raise ApiError(409, "over", _status_words(game_id, room.meta.status))
             if current.taken:
-                raise ApiError(409, "seat-taken", f"seat {seat} of game {game_id} is taken")
+                raise ApiError(409, "seat-taken", _seat_taken(game_id, seat))
             token = secrets.token_urlsafe(24)
             digest = token_digest(token)
             owner = account
@@ -289,14 +298,16 @@ class GameService:
                 raise ApiError(
                     403,
                     "rated-account",
-                    "a seat of a rated game is taken by a signed-in player who holds no "
-                    "other seat of it",
+                    T(
+                        "a seat of a rated game is taken by a signed-in player who holds no "
+                        "other seat of it"
+                    ),
                 )
             if owner is not None:
                 clean = owner.name
             owner_id = None if owner is None else owner.id
             if not await self.db(self.store.claim_seat, game_id, seat, clean, digest, owner_id):
-                raise ApiError(409, "seat-taken", f"seat {seat} of game {game_id} is taken")
+                raise ApiError(409, "seat-taken", _seat_taken(game_id, seat))
             room.take_seat(seat, clean, digest, owner_id)
             if all(s.taken for s in room.meta.seats):
                 await self.db(self.store.set_status, game_id, LIVE)
@@ -314,24 +325,26 @@ class GameService:
         """The AI's suggestion for the player to move, if this game allows hints: never in a
         rated game, where it would help a player against a rating."""
         if room.meta.rated:
-            raise ApiError(403, "rated", "hints are not given in rated games")
+            raise ApiError(403, "rated", T("hints are not given in rated games"))
         if not room.meta.hints:
-            raise ApiError(403, "hints-off", "hints are turned off in this game")
+            raise ApiError(403, "hints-off", T("hints are turned off in this game"))
         game = room.game
         if room.meta.status != LIVE or game.is_over:
-            raise ApiError(409, "over", "there is no move to suggest")
+            raise ApiError(409, "over", T("there is no move to suggest"))
         if game.to_move not in seats:
-            raise ApiError(403, "not-your-turn", "hints are for the player to move")
+            raise ApiError(403, "not-your-turn", T("hints are for the player to move"))
         try:
             move, value = await self.ai.hint(
                 room.record(), self.settings.hint_level, game=room.id, audience=Audience.PEOPLE
             )
         except ImportError:
-            raise ApiError(503, "unavailable", "the AI is not installed on this server") from None
+            raise ApiError(
+                503, "unavailable", T("the AI is not installed on this server")
+            ) from None
         return {"type": "hint", "ply": game.ply, "move": move, "value": round(value, 3)}
 
 
-RATED_NEEDS_CLOCK: Final = "a rated game needs a clock (real-time or turn-based)"
+RATED_NEEDS_CLOCK: Final = T("a rated game needs a clock (real-time or turn-based)")
 """Why a game without a clock cannot be rated (creating one, seeking or challenging)."""
 
 
@@ -341,15 +354,15 @@ def rated_choice(requested: Any, meta: StoredGame) -> bool:
     cannot be. A rated game has a clock, a person at the table, and every seat an AI level,
     a free seat or a signed-in player's only seat."""
     if requested is not None and not isinstance(requested, bool):
-        raise ApiError(422, "bad-request", "rated must be true, false or left out")
+        raise ApiError(422, "bad-request", T("rated must be true, false or left out"))
     taken = [seat for seat in meta.seats if seat.taken]
     why = None
     if meta.clock is None:
         why = RATED_NEEDS_CLOCK
     elif not any(seat.kind == "human" for seat in meta.seats):
-        why = "a rated game needs a person at the table"
+        why = T("a rated game needs a person at the table")
     elif any(seat.account_id is None for seat in taken if seat.kind == "human"):
-        why = "a rated game's seats are taken by signed-in players, one seat each"
+        why = T("a rated game's seats are taken by signed-in players, one seat each")
     if why is None:
         return requested is not False
     if requested:
@@ -357,9 +370,23 @@ def rated_choice(requested: Any, meta: StoredGame) -> bool:
     return False
 
 
+def _seat_taken(game_id: str, seat: int) -> Text:
+    return T("seat {seat} of game {game} is taken", seat=seat, game=game_id)
+
+
+def _status_words(game_id: str, status: str) -> Text:
+    """Why a seat of a game no longer open cannot be taken: the game's status in words."""
+    words = {
+        LIVE: N_("game {game} is live"),
+        FINISHED: N_("game {game} is finished"),
+        CANCELLED: N_("game {game} is cancelled"),
+    }
+    return T(words.get(status, N_("game {game} is {status}")), game=game_id, status=status)
+
+
 def _strings(value: Any, what: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ApiError(422, "bad-request", f"{what} must be a list of names")
+        raise ApiError(422, "bad-request", T("{field} must be a list of names", field=what))
     return value
 
 
@@ -369,13 +396,22 @@ def _seats_from_request(
     """The seats a lobby request asks for, and a token for each seat its creator takes (a
     signed-in creator's account holds the first of them); ApiError 422 naming the bad field."""
     if not isinstance(seats_in, list) or len(seats_in) not in PLAYER_COUNTS:
-        counts = f"{min(PLAYER_COUNTS)} to {max(PLAYER_COUNTS)}"
-        raise ApiError(422, "bad-request", f"seats must list {counts} seats")
+        raise ApiError(
+            422,
+            "bad-request",
+            T(
+                "seats must list {low} to {high} seats",
+                low=min(PLAYER_COUNTS),
+                high=max(PLAYER_COUNTS),
+            ),
+        )
     seats: list[StoredSeat] = []
     tokens: list[dict[str, Any]] = []
     for index, spec in enumerate(seats_in):
         if not isinstance(spec, dict):
-            raise ApiError(422, "bad-request", f"seats[{index}] must be an object")
+            raise ApiError(
+                422, "bad-request", T("{field} must be an object", field=f"seats[{index}]")
+            )
         kind = spec.get("kind")
         if kind == "ai":
             level = spec.get("level")
@@ -383,9 +419,14 @@ def _seats_from_request(
                 raise ApiError(
                     422,
                     "bad-request",
-                    f"seats[{index}].level must be a whole number {min(LEVELS)} to {max(LEVELS)}",
+                    T(
+                        "{field} must be a whole number {low} to {high}",
+                        field=f"seats[{index}].level",
+                        low=min(LEVELS),
+                        high=max(LEVELS),
+                    ),
                 )
-            seats.append(StoredSeat(index, "ai", f"AI level {level}", ai_spec(level)))
+            seats.append(StoredSeat(index, "ai", str(ai_seat_name(level)), ai_spec(level)))
         elif kind == "human":
             name = clean_name(
                 spec.get("name"),
@@ -404,5 +445,14 @@ def _seats_from_request(
                     owner = account_id
             seats.append(StoredSeat(index, "human", name, None, token_hash, owner))
         else:
-            raise ApiError(422, "bad-request", f"seats[{index}].kind must be 'human' or 'ai'")
+            raise ApiError(
+                422,
+                "bad-request",
+                T(
+                    "{field} must be {human} or {ai}",
+                    field=f"seats[{index}].kind",
+                    human="'human'",
+                    ai="'ai'",
+                ),
+            )
     return seats, tokens

@@ -16,9 +16,11 @@ from sqlalchemy import Engine
 from taluva.engine.errors import InvalidOption
 from taluva.engine.game import Game
 from taluva.engine.options import PLAYER_COUNTS
+from taluva.engine.wording import T, Text, Tn
 from taluva.server.errors import ApiError
 from taluva.server.games import clocks
 from taluva.server.games.service import RATED_NEEDS_CLOCK, GameService
+from taluva.server.games.words import reason_of
 from taluva.server.players.accounts import Account
 from taluva.server.players.ratings import Rated, ratings_of
 
@@ -46,13 +48,31 @@ def _tile(players: int, rated: bool, label: str) -> dict[str, Any]:
     preset = _preset(label)
     rule = {key: value for key, value in preset.items() if key != "label"}
     kind = "rated" if rated else "casual"
+    clock = preset["label"]
+    words = (
+        Tn(
+            "{players} player · {clock} · rated",
+            "{players} players · {clock} · rated",
+            players,
+            players=players,
+            clock=clock,
+        )
+        if rated
+        else Tn(
+            "{players} player · {clock} · casual",
+            "{players} players · {clock} · casual",
+            players,
+            players=players,
+            clock=clock,
+        )
+    )
     if rule["kind"] == clocks.TURN:
         pace = f"{rule['per_turn'] // clocks.DAY}d"
     else:
         pace = f"{rule['base'] // 60}+{rule['increment']}"
     return {
         "id": f"{players}p-{pace}-{kind}",
-        "label": f"{players} players · {label} · {kind}",
+        "label": words,
         "seek": {"players": players, "rated": rated, "clock": rule},
     }
 
@@ -89,7 +109,7 @@ class Setup:
         players = fields.get("players")
         if not isinstance(players, int) or players not in PLAYER_COUNTS:
             counts = ", ".join(str(n) for n in PLAYER_COUNTS)
-            raise ApiError(422, "bad-request", f"players must be one of {counts}")
+            raise ApiError(422, "bad-request", T("players must be one of {counts}", counts=counts))
         clock = preset_of(fields.get("clock"))
         rated = fields.get("rated")
         if rated is None:
@@ -108,16 +128,20 @@ class Setup:
                 house_rules=list(house_rules),
             )
         except InvalidOption as error:
-            raise ApiError(422, "bad-option", str(error)) from None
+            raise ApiError(422, "bad-option", reason_of(error)) from None
         return cls(players, bool(rated), clock, tiles, expansions, house_rules)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Setup:
-        """The setup stored as ``to_json`` made it."""
+        """The setup stored as ``to_json`` made it; the clock's label (kept as English) is
+        its preset's ``Text`` again, said in each reader's language."""
+        clock = data.get("clock")
+        if clock is not None:
+            clock = {**clock, "label": clocks.preset_label(clock, clock.get("label"))}
         return cls(
             players=int(data["players"]),
             rated=bool(data["rated"]),
-            clock=data.get("clock"),
+            clock=clock,
             tiles_per_player=int(data.get("tiles_per_player", 12)),
             expansions=tuple(data.get("expansions") or ()),
             house_rules=tuple(data.get("house_rules") or ()),
@@ -134,10 +158,21 @@ class Setup:
             "house_rules": list(self.house_rules),
         }
 
-    def words(self) -> str:
-        """The setup as a mail says it: "2 players, 10 minutes + 20 seconds, rated"."""
-        clock = "no clock" if self.clock is None else str(self.clock.get("label", "a clock"))
-        return f"{self.players} players, {clock}, {'rated' if self.rated else 'casual'}"
+    def words(self) -> Text:
+        """The setup as a mail says it: "2 players, 10 minutes + 20 seconds, rated" (a
+        ``Text``: the clock's words are the preset's, in the reader's language)."""
+        n = self.players
+        if self.clock is None:
+            clock = T("no clock")
+        else:
+            clock = clocks.preset_label(self.clock, self.clock.get("label"))
+        if self.rated:
+            return Tn(
+                "{n} player, {clock}, rated", "{n} players, {clock}, rated", n, n=n, clock=clock
+            )
+        return Tn(
+            "{n} player, {clock}, casual", "{n} players, {clock}, casual", n, n=n, clock=clock
+        )
 
     def key(self) -> str:
         """The digest that equal setups share: seeks with the same key match."""
@@ -177,10 +212,23 @@ def preset_of(clock: Any) -> dict[str, Any] | None:
                 key: value for key, value in preset.items() if key != "label"
             }:
                 return dict(preset)
-    labels = ", ".join(str(preset["label"]) for preset in clocks.PRESETS)
+    labels = _joined([preset["label"] for preset in clocks.PRESETS])
     raise ApiError(
-        422, "bad-request", f"clock must be one of the lobby's presets (GET /api/config): {labels}"
+        422,
+        "bad-request",
+        T(
+            "clock must be one of the lobby's presets ({where}): {labels}",
+            where="GET /api/config",
+            labels=labels,
+        ),
     )
+
+
+def _joined(labels: Sequence[Any]) -> Any:
+    """Labels joined by commas, each said in the reader's language (English: ", ")."""
+    if len(labels) == 1:
+        return labels[0]
+    return T("{first}, {rest}", first=labels[0], rest=_joined(labels[1:]))
 
 
 async def start_game(service: GameService, setup: Setup, players: Sequence[Account]) -> str:

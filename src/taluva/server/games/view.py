@@ -19,6 +19,7 @@ from taluva.engine.moves import EXPAND, move_texts
 from taluva.engine.outcome import PLACE_NAMES
 from taluva.engine.position import Phase
 from taluva.engine.tiles import TERRAIN_NAMES
+from taluva.engine.wording import T, Text
 from taluva.server.games import clocks
 from taluva.server.players.ratings import Rated, Shown
 from taluva.server.players.standings import subject_of
@@ -79,7 +80,7 @@ def players_view(meta: StoredGame, game: Game) -> list[dict[str, Any]]:
     return [
         {
             "seat": seat.seat,
-            "name": seat.name,
+            "name": seat_name(seat),
             "kind": seat.kind,
             "level": seat_level(seat),
             "taken": seat.taken,
@@ -130,9 +131,9 @@ def result_view(game: Game) -> dict[str, Any] | None:
 
 
 ENDING_TEXTS = {
-    "abandoned": "The game was abandoned: nobody moved for too long",
-    "cancelled": "The game was cancelled by its host before it started",
-    "aborted": "The game was aborted in its first turns: no result, no rating change",
+    "abandoned": T("The game was abandoned: nobody moved for too long"),
+    "cancelled": T("The game was cancelled by its host before it started"),
+    "aborted": T("The game was aborted in its first turns: no result, no rating change"),
 }
 """Headlines of the endings the server decides (the engine's are ``Game.result_in_words``)."""
 
@@ -315,7 +316,7 @@ def seat_summary(seat: StoredSeat, ratings: Mapping[Rated, Shown]) -> dict[str, 
     shown = ratings.get(subject) if subject is not None else None
     return {
         "seat": seat.seat,
-        "name": seat.name,
+        "name": seat_name(seat),
         "kind": seat.kind,
         "level": seat_level(seat),
         "taken": seat.taken,
@@ -323,6 +324,21 @@ def seat_summary(seat: StoredSeat, ratings: Mapping[Rated, Shown]) -> dict[str, 
         "rating": None if shown is None else shown.rating,
         "provisional": None if shown is None else shown.provisional,
     }
+
+
+def ai_seat_name(level: int) -> Text:
+    """The name an AI seat gets ("AI level 2"): stored in English, said in each reader's
+    language wherever the seat is named (``seat_name``)."""
+    return T("AI level {level}", level=level)
+
+
+def seat_name(seat: StoredSeat) -> str:
+    """A seat's name as the game says it: an AI seat still named as it was made is the
+    ``Text`` of ``ai_seat_name`` (so every language names it), any other the name stored."""
+    level = seat_level(seat)
+    if seat.kind == "ai" and level is not None and seat.name == ai_seat_name(level):
+        return ai_seat_name(level)
+    return seat.name
 
 
 def seat_level(seat: StoredSeat) -> int | None:

@@ -16,6 +16,7 @@ from fastapi import APIRouter, Path, Query, Request, Response
 from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
+from taluva.engine.wording import T
 from taluva.server.errors import ApiError
 from taluva.server.games.service import GameService
 from taluva.server.http.deps import RoomDep, SiteDep, address_of, refusal, take_or_refuse
@@ -54,7 +55,7 @@ class Credentials(Strict):
 
 
 def _refused_credentials() -> ApiError:
-    return ApiError(401, "bad-credentials", "the name or the password is wrong")
+    return ApiError(401, "bad-credentials", T("the name or the password is wrong"))
 
 
 async def _start_session(
@@ -101,7 +102,7 @@ router = APIRouter(tags=["accounts"])
 def limit_address(site: Site, request: Request) -> None:
     """Refuse (429) a sign-in or sign-up beyond its address's rate."""
     take_or_refuse(
-        site.sign_ins, address_of(request), "too many sign-in attempts from this address"
+        site.sign_ins, address_of(request), T("too many sign-in attempts from this address")
     )
 
 
@@ -119,7 +120,7 @@ async def limit_name(site: Site, request: Request, name: str) -> None:
         and await site.service.db(site.accounts.knows_device, name, device)
     ):
         return
-    raise refusal(site.sign_ins_by_name, key, "too many sign-in attempts for this name")
+    raise refusal(site.sign_ins_by_name, key, T("too many sign-in attempts for this name"))
 
 
 @router.post(
@@ -137,7 +138,9 @@ async def sign_up(
     try:
         account = await site.service.db(site.accounts.create, name, digest)
     except NameTaken:
-        raise ApiError(409, "name-taken", f"the name {name!r} has an account already") from None
+        raise ApiError(
+            409, "name-taken", T("the name {name} has an account already", name=repr(name))
+        ) from None
     await _start_session(site.service, site.accounts, account, request, response)
     return {"account": account.to_json()}
 
@@ -185,7 +188,7 @@ async def sign_out(request: Request, response: Response, site: SiteDep) -> dict[
 async def my_games(request: Request, site: SiteDep) -> dict[str, Any]:
     account = await account_of(request)
     if account is None:
-        raise ApiError(401, "signed-out", "sign in to see your games")
+        raise ApiError(401, "signed-out", T("sign in to see your games"))
     service = site.service
     games = await service.db(games_of_account, service.store, account.id, MY_GAMES)
     entries = await service.summaries(games)
@@ -204,7 +207,7 @@ async def my_games(request: Request, site: SiteDep) -> dict[str, Any]:
 async def player(account_id: Annotated[int, Path(ge=1)], site: SiteDep) -> dict[str, Any]:
     found = await site.service.db(profile, site.service.store.engine, account_id)
     if found is None:
-        raise ApiError(404, "not-found", f"there is no player {account_id}")
+        raise ApiError(404, "not-found", T("there is no player {id}", id=str(account_id)))
     return {"player": found}
 
 
@@ -222,7 +225,7 @@ async def ranking(
 async def ratings_of_game(room: RoomDep, site: SiteDep) -> dict[str, Any]:
     meta = room.meta
     if meta.status != FINISHED:
-        raise ApiError(409, "not-finished", f"game {meta.id} is not over yet")
+        raise ApiError(409, "not-finished", T("game {game} is not over yet", game=meta.id))
     seats = await site.service.db(game_ratings, site.service.store.engine, meta.id)
     return {"rated": meta.rated, "seats": seats}
 

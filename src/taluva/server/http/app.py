@@ -2,8 +2,9 @@
 the client's files and the request guard around the site's shared parts.
 
 Every route goes through ``GameService``; errors leave as ``{"error": {"code", "message"}}``
-with a meaningful status. The OpenAPI description is at ``/docs`` and ``/openapi.json``;
-``docs/server-api.md`` describes the messages in prose.
+with a meaningful status. Each request speaks the language ``http.language`` chooses, and
+every JSON answer says its words in it. The OpenAPI description is at ``/docs`` and
+``/openapi.json``; ``docs/server-api.md`` describes the messages in prose.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from taluva.server.http import (
     guide,
     health,
     inbox,
+    language,
     learn,
     lobby,
     mail,
@@ -35,6 +37,7 @@ from taluva.server.http import (
     ws,
 )
 from taluva.server.http.guard import GuardMiddleware
+from taluva.server.http.language import LanguageMiddleware, SpokenJSONResponse
 from taluva.server.http.site import Site
 from taluva.server.limits import TrustedProxies
 
@@ -47,6 +50,7 @@ ROUTERS = (
     rematch.router,
     reviews.router,
     accounts.router,
+    language.router,
     mail.router,
     push.router,
     seeks.router,
@@ -72,6 +76,7 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
         description="Lobby, games, moves and replays of Taluva. Real-time play goes through "
         "the WebSocket `/ws/games/{id}`, described in docs/server-api.md.",
         lifespan=site.lifespan,
+        default_response_class=SpokenJSONResponse,
     )
     app.state.site = site
     app.state.service = service
@@ -85,4 +90,6 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
         limits=settings.limits,
         proxies=TrustedProxies(settings.forwarded_allow_ips),
     )
+    # outermost: the guard's own refusals, the routes and the error answers speak its choice
+    app.add_middleware(LanguageMiddleware)
     return app

@@ -7,6 +7,7 @@ from typing import Annotated
 
 from fastapi import Depends, Header, Request
 
+from taluva.engine.wording import T
 from taluva.server.errors import ApiError
 from taluva.server.games.room import Room
 from taluva.server.http.site import Site
@@ -45,13 +46,13 @@ def take_or_refuse(limiter: AddressLimiter, key: str, what: str) -> None:
 def refusal(limiter: AddressLimiter, key: str, what: str) -> ApiError:
     """The 429 for ``key`` over ``limiter``'s rate: ``what``, and how long to wait."""
     wait = limiter.retry_after(key)
-    message = f"{what}: try again in {wait_in_words(wait)}"
+    message = T("{what}: try again in {wait}", what=what, wait=wait_in_words(wait))
     return ApiError(429, "rate-limited", message, retry_after=wait)
 
 
 def rate_limited(request: Request, site: SiteDep) -> None:
     """Refuse (429) a request beyond its address's rate."""
-    take_or_refuse(site.requests, address_of(request), "too many requests")
+    take_or_refuse(site.requests, address_of(request), T("too many requests"))
 
 
 LIMITED = [Depends(rate_limited)]
@@ -73,8 +74,12 @@ def seats_of(room: Room, authorization: str | None) -> set[int]:
     """The seats of ``room`` the bearer token holds; 401 without a token, 403 for none."""
     token = bearer(authorization)
     if token is None:
-        raise ApiError(401, "no-token", "send the seat token as 'Authorization: Bearer TOKEN'")
+        raise ApiError(
+            401,
+            "no-token",
+            T("send the seat token as {header}", header="'Authorization: Bearer TOKEN'"),
+        )
     seats, _unknown = room.seats_for([token])
     if not seats:
-        raise ApiError(403, "forbidden", "this token holds no seat of this game")
+        raise ApiError(403, "forbidden", T("this token holds no seat of this game"))
     return seats

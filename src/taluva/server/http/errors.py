@@ -1,11 +1,12 @@
 """Every refusal leaves as the API's own error body, ``{"error": {"code", "message"}}``: the
 server's ``ApiError``, a request FastAPI could not read, Starlette's own 404 and 405, a
 database that cannot be reached (503, ``Retry-After``), and any failure (500, its details
-only in the log)."""
+only in the log). The message is said in the request's language (``http.language``)."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -13,7 +14,9 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException
 
+from taluva.engine.wording import T, Text
 from taluva.server.errors import ApiError
+from taluva.server.http.language import scope_language
 from taluva.server.http.messages import describe
 from taluva.server.storage import outage
 
@@ -21,28 +24,41 @@ log = logging.getLogger("taluva.server")
 
 HTTP_CODES = {404: "not-found", 405: "method-not-allowed", 413: "too-large"}
 """The codes of the HTTP errors Starlette raises itself (unknown path, wrong method)."""
-HTTP_MESSAGES = {404: "there is nothing at this address", 405: "this method is not allowed"}
+HTTP_MESSAGES: dict[int, Text] = {
+    404: T("there is nothing at this address"),
+    405: T("this method is not allowed"),
+}
 
 
-async def api_error(_request: Request, error: ApiError) -> JSONResponse:
-    return JSONResponse(error.body(), status_code=error.status, headers=error.headers())
+def answer(
+    request: Request, refusal: ApiError, headers: Mapping[str, str] | None = None
+) -> JSONResponse:
+    """The JSON answer of ``refusal``, its message in the request's language."""
+    body = refusal.body(scope_language(request))
+    return JSONResponse(body, status_code=refusal.status, headers=headers)
 
 
-async def invalid_request(_request: Request, error: RequestValidationError) -> JSONResponse:
-    refusal = ApiError(422, "bad-request", describe(error.errors()))
-    return JSONResponse(refusal.body(), status_code=refusal.status)
+async def api_error(request: Request, error: ApiError) -> JSONResponse:
+    return answer(request, error, error.headers())
 
 
-async def http_error(_request: Request, error: HTTPException) -> JSONResponse:
+async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
+    return answer(request, ApiError(422, "bad-request", describe(error.errors())))
+
+
+async def http_error(request: Request, error: HTTPException) -> JSONResponse:
     code = HTTP_CODES.get(error.status_code, "bad-request")
     message = HTTP_MESSAGES.get(error.status_code, error.detail)
-    refusal = ApiError(error.status_code, code, message)
-    return JSONResponse(refusal.body(), status_code=refusal.status, headers=error.headers)
+    return answer(request, ApiError(error.status_code, code, message), error.headers)
 
 
-async def internal_error(_request: Request, _error: Exception) -> JSONResponse:
-    refusal = ApiError(500, "internal", "the server failed; the error is in its log")
-    return JSONResponse(refusal.body(), status_code=refusal.status)
+def failed() -> ApiError:
+    """The answer to a request the server failed (its details are in the log only)."""
+    return ApiError(500, "internal", T("the server failed; the error is in its log"))
+
+
+async def internal_error(request: Request, _error: Exception) -> JSONResponse:
+    return answer(request, failed())
 
 
 def database_down() -> ApiError:
@@ -50,19 +66,19 @@ def database_down() -> ApiError:
     return ApiError(
         503,
         "unavailable",
-        "the database cannot be reached: reconnecting…",
+        T("the database cannot be reached: reconnecting…"),
         retry_after=outage.RETRY_AFTER,
     )
 
 
-async def database_error(_request: Request, error: DBAPIError) -> JSONResponse:
+async def database_error(request: Request, error: DBAPIError) -> JSONResponse:
     """A database outage (logged once by ``storage.outage``) is 503; any other database
     error is a fault of the server, logged with its traceback."""
     if outage.unreachable(error):
         refusal = database_down()
-        return JSONResponse(refusal.body(), status_code=refusal.status, headers=refusal.headers())
+        return answer(request, refusal, refusal.headers())
     log.error("a request failed in the database", exc_info=error)
-    return await internal_error(_request, error)
+    return await internal_error(request, error)
 
 
 def install(app: FastAPI) -> None:

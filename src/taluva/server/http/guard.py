@@ -15,6 +15,7 @@ from typing import Any
 
 from starlette.responses import JSONResponse
 
+from taluva.engine.wording import T
 from taluva.server.config import Limits
 from taluva.server.errors import ApiError
 from taluva.server.http.messages import parse_json
@@ -118,7 +119,9 @@ class GuardMiddleware:
     async def _read_body(self, scope: Scope, receive: Receive) -> bytes | None:
         """The whole body, checked; None if the client disconnected; ApiError if refused."""
         limit = self.limits.http_body_bytes
-        too_large = ApiError(413, "too-large", f"a request body is limited to {limit} bytes")
+        too_large = ApiError(
+            413, "too-large", T("a request body is limited to {limit} bytes", limit=limit)
+        )
         length = header(scope, b"content-length")
         if length is not None and (not length.isdigit() or int(length) > limit):
             raise too_large
@@ -141,7 +144,9 @@ class GuardMiddleware:
         if body:
             if not is_json(header(scope, b"content-type")):
                 raise ApiError(
-                    415, "bad-content-type", "a request body must be JSON (application/json)"
+                    415,
+                    "bad-content-type",
+                    T("a request body must be JSON ({type})", type="application/json"),
                 )
             parse_json(body, limit, self.limits.json_depth)
         return body

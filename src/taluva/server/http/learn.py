@@ -8,6 +8,8 @@ answer, or an illegal one with the engine's reason) and, for the taught move, gi
 states after it and after each opponent's reply. ``/explain`` says, as a game's socket does,
 whether a move the learner points at is legal and what it would bury. The answers take a few
 milliseconds and share the lesson's games, so they are made on the event loop, one at a time.
+The lesson's words are in the request's language (``http.language``), each language's lesson
+read once.
 """
 
 from __future__ import annotations
@@ -16,13 +18,17 @@ import json
 from functools import cache
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Query, Request, Response
 
 from taluva.engine.game import Game
+from taluva.engine.wording import T
+from taluva.lang import DEFAULT
 from taluva.learn.tutorial import Step, Tutorial, load_tutorial
 from taluva.server.errors import ApiError
 from taluva.server.games.room import MOVE_TEXT_CHARS
 from taluva.server.games.view import explain_view, position_view
+from taluva.server.http.language import scope_language
+from taluva.server.wire import spoken
 
 router = APIRouter()
 
@@ -33,9 +39,9 @@ MoveText = Annotated[str, Query(min_length=1, max_length=MOVE_TEXT_CHARS)]
 
 
 @cache
-def _lesson() -> tuple[Tutorial, tuple[Game, ...]]:
-    """The tutorial, and a game at the start of each step (and the won game)."""
-    tutorial = load_tutorial()
+def _lesson(lang: str = DEFAULT) -> tuple[Tutorial, tuple[Game, ...]]:
+    """The tutorial in ``lang``, and a game at the start of each step (and the won game)."""
+    tutorial = load_tutorial(lang)
     game = tutorial.start()
     positions = []
     for step in tutorial.steps:
@@ -53,20 +59,21 @@ def lesson_state(game: Game, tutorial: Tutorial) -> dict[str, Any]:
 
 
 @cache
-def tutorial_answer() -> bytes:
-    """``GET /api/tutorial``'s answer, made once."""
-    tutorial, positions = _lesson()
+def tutorial_answer(lang: str = DEFAULT) -> bytes:
+    """``GET /api/tutorial``'s answer in ``lang``, made once for each language."""
+    tutorial, positions = _lesson(lang)
     data = tutorial.to_json()
     data["start"] = lesson_state(positions[0], tutorial)
-    return json.dumps(data, separators=(",", ":")).encode("utf-8")
+    # written here, not by the route's JSON response: the words the state holds are said now
+    return json.dumps(spoken(data, lang), separators=(",", ":")).encode("utf-8")
 
 
-def _step(number: int) -> tuple[Tutorial, Step, Game]:
-    tutorial, positions = _lesson()
+def _step(number: int, lang: str = DEFAULT) -> tuple[Tutorial, Step, Game]:
+    tutorial, positions = _lesson(lang)
     if not 0 <= number < len(tutorial.steps):
-        raise ApiError(
-            404, "no-such-step", f"the lesson's steps are numbered 0 to {len(tutorial.steps) - 1}"
-        )
+        last = len(tutorial.steps) - 1
+        message = T("the lesson's steps are numbered 0 to {last}", last=last)
+        raise ApiError(404, "no-such-step", message)
     return tutorial, tutorial.steps[number], positions[number]
 
 
@@ -74,11 +81,11 @@ def _step(number: int) -> tuple[Tutorial, Step, Game]:
     "/api/tutorial",
     summary="Learn to play: the lesson's words and steps, and the position where it starts",
 )
-async def tutorial() -> Response:
+async def tutorial(request: Request) -> Response:
     return Response(
-        tutorial_answer(),
+        tutorial_answer(scope_language(request)),
         media_type="application/json",
-        headers={"cache-control": "no-cache"},
+        headers={"cache-control": "no-cache", "vary": "Cookie, Accept-Language"},
     )
 
 
@@ -86,8 +93,8 @@ async def tutorial() -> Response:
     "/api/tutorial/steps/{number}/answer",
     summary="Judge a move at step NUMBER; the taught move brings the states after it",
 )
-async def answer(number: int, move: MoveText) -> dict[str, Any]:
-    tutorial, step, game = _step(number)
+async def answer(number: int, move: MoveText, request: Request) -> dict[str, Any]:
+    tutorial, step, game = _step(number, scope_language(request))
     judged = step.answer(game, move)
     reply: dict[str, Any] = {"step": number, "move": move, **judged.to_json()}
     if judged.verdict == "taught":
@@ -105,6 +112,6 @@ async def answer(number: int, move: MoveText) -> dict[str, Any]:
     "/api/tutorial/steps/{number}/explain",
     summary="Whether a move is legal at step NUMBER, why not, or what it would bury",
 )
-async def explain(number: int, move: MoveText) -> dict[str, Any]:
-    _tutorial, _step_of, game = _step(number)
+async def explain(number: int, move: MoveText, request: Request) -> dict[str, Any]:
+    _tutorial, _step_of, game = _step(number, scope_language(request))
     return explain_view(game, move, game.explain(move))

@@ -14,12 +14,14 @@ from taluva.engine.options import (
     PLAYER_COUNTS,
     TILES_PER_PLAYER_CHOICES,
 )
+from taluva.engine.wording import T, Tn
 from taluva.render import style
 from taluva.server.games import clocks
 from taluva.server.games.lifecycle import ABORT_TURNS
 from taluva.server.games.setups import seeks_config
 from taluva.server.games.view import summary_view
 from taluva.server.http.deps import LIMITED, RoomDep, SiteDep, address_of, take_or_refuse
+from taluva.server.http.language import languages_json
 from taluva.server.http.messages import CreateGameRequest, JoinRequest
 from taluva.server.http.site import Site
 from taluva.server.players.accounts import account_of, named_for
@@ -39,7 +41,9 @@ def level_title(number: int) -> str:
     """How the lobby names an AI level: its title, and where it thinks when that is not one
     core."""
     level = LEVELS[number]
-    return f"{level.title}, on every core" if level.agent == "parallel" else level.title
+    if level.agent == "parallel":
+        return T("{title}, on every core", title=level.title)
+    return level.title
 
 
 def lobby_config(site: Site) -> dict[str, Any]:
@@ -48,6 +52,7 @@ def lobby_config(site: Site) -> dict[str, Any]:
     limits = site.settings.limits
     return {
         "version": taluva.__version__,
+        "languages": languages_json(),
         "levels": list(LEVELS),
         "level_titles": [level_title(level) for level in LEVELS],
         "player_counts": list(PLAYER_COUNTS),
@@ -110,7 +115,12 @@ async def create_game(body: CreateGameRequest, request: Request, site: SiteDep) 
     take_or_refuse(
         site.new_games,
         address_of(request),
-        f"this address may create {per_minute:g} games a minute",
+        Tn(
+            "this address may create {n} game a minute",
+            "this address may create {n} games a minute",
+            round(per_minute) if per_minute == round(per_minute) else 2,
+            n=f"{per_minute:g}",
+        ),
     )
     account = await account_of(request)
     room, tokens = await site.service.create_game(

@@ -15,7 +15,10 @@ from fastapi import APIRouter, BackgroundTasks, Query, Request, Response
 from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
+from taluva.engine.wording import T
+from taluva.lang import current, use
 from taluva.server.errors import ApiError
+from taluva.server.games.words import reason_of
 from taluva.server.http.accounts import _start_session, limit_address
 from taluva.server.http.deps import SiteDep
 from taluva.server.http.guard import UNSUBSCRIBE_PATH
@@ -35,6 +38,7 @@ from taluva.server.players.credentials import EMAIL_CHARS, check_email
 
 router = APIRouter(tags=["accounts"])
 _PASSWORD_LENGTH = f"{PASSWORD_CHARS[0]} to {PASSWORD_CHARS[1]} characters"
+"""The schema's description of a password (the OpenAPI description stays English)."""
 
 
 class EmailBody(Strict):
@@ -73,7 +77,7 @@ class ResetBody(Strict):
 async def _signed_in(request: Request) -> Account:
     account = await account_of(request)
     if account is None:
-        raise ApiError(401, "signed-out", "sign in to change your account")
+        raise ApiError(401, "signed-out", T("sign in to change your account"))
     return account
 
 
@@ -114,14 +118,13 @@ async def give_email(body: EmailBody, request: Request, site: SiteDep) -> dict[s
     links = await site.post.links()
     base = _site_address(site, request)
     link = f"{base}/#/confirm/{links.make('confirm', account.id, address)}"
-    queued = await site.post.send(
-        "confirm", address, confirm_letter(account.name, link, base), account_id=account.id
-    )
+    letter = confirm_letter(account.name, link, base)  # in the request's language
+    queued = await site.post.send("confirm", address, letter, account_id=account.id)
     if not queued:
         raise ApiError(
             429,
             "rate-limited",
-            "this address or account had its confirmation mails for today: try tomorrow",
+            T("this address or account had its confirmation mails for today: try tomorrow"),
         )
     return await _settings_of(site, account)
 
@@ -142,9 +145,11 @@ async def confirm_email(body: LinkBody, site: SiteDep) -> dict[str, Any]:
     try:
         link = links.read("confirm", body.token)
     except BadLink as error:
-        raise ApiError(400, "bad-link", str(error)) from None
+        raise ApiError(400, "bad-link", reason_of(error)) from None
     if not await site.service.db(site.credentials.confirm, link.account_id, link.value):
-        raise ApiError(400, "bad-link", "this address was replaced or removed since: give it again")
+        raise ApiError(
+            400, "bad-link", T("this address was replaced or removed since: give it again")
+        )
     return {"email": link.value}
 
 
@@ -161,13 +166,13 @@ async def change_password(body: NewPassword, request: Request, site: SiteDep) ->
     if stored is None or not await run_in_threadpool(
         site.passwords.verify, stored, body.password[:1000]
     ):
-        raise ApiError(401, "bad-credentials", "the current password is wrong")
+        raise ApiError(401, "bad-credentials", T("the current password is wrong"))
     digest = await run_in_threadpool(site.passwords.hash, new)
     token = request.cookies.get(SESSION_COOKIE)
     if not await site.service.db(
         site.credentials.change_password, account.id, stored, digest, token
     ):
-        raise ApiError(409, "password-changed", "the password was changed meanwhile: try again")
+        raise ApiError(409, "password-changed", T("the password was changed meanwhile: try again"))
     return {"account": account.to_json()}
 
 
@@ -182,21 +187,27 @@ async def ask_reset(
     address = check_email(body.email)
     site.post.require()
     limit_address(site, request)
-    background.add_task(_mail_resets, site, address, _site_address(site, request))
+    background.add_task(_mail_resets, site, address, _site_address(site, request), current())
     return {
-        "message": "if an account has this confirmed address, a link to set a new password is "
-        f"on its way to it; it works once, for {link_hours('reset')}"
+        "message": T(
+            "if an account has this confirmed address, a link to set a new password is on its "
+            "way to it; it works once, for {hours}",
+            hours=link_hours("reset"),
+        )
     }
 
 
-async def _mail_resets(site: Site, address: str, base: str) -> None:
-    """Mail a reset link to each account whose confirmed address is ``address``."""
+async def _mail_resets(site: Site, address: str, base: str, asked_in: str) -> None:
+    """Mail a reset link to each account whose confirmed address is ``address``, in the
+    language the account chose, else in the one it was asked for in (``asked_in``)."""
     links = await site.post.links()
     for account, email, password_hash in await site.service.db(
         site.credentials.accounts_at, address
     ):
         token = links.make("reset", account.id, fingerprint(password_hash))
-        letter = reset_letter(account.name, f"{base}/#/reset/{token}", base)
+        chosen = await site.service.db(site.accounts.language_of, account.id)
+        with use(chosen or asked_in):
+            letter = reset_letter(account.name, f"{base}/#/reset/{token}", base)
         await site.post.send("reset", email, letter, account_id=account.id)
 
 
@@ -213,18 +224,19 @@ async def reset_password(
     try:
         link = links.read("reset", body.token)
     except BadLink as error:
-        raise ApiError(400, "bad-link", str(error)) from None
+        raise ApiError(400, "bad-link", reason_of(error)) from None
     found = await site.service.db(site.credentials.password_hash, link.account_id)
     if found is None or fingerprint(found[1]) != link.value:
-        raise ApiError(400, "bad-link", "this link was used already: ask for a new one")
+        raise ApiError(400, "bad-link", T("this link was used already: ask for a new one"))
     account, stored = found
     digest = await run_in_threadpool(site.passwords.hash, new)
     if not await site.service.db(
         site.credentials.change_password, account.id, stored, digest, None
     ):
-        raise ApiError(400, "bad-link", "this link was used already: ask for a new one")
+        raise ApiError(400, "bad-link", T("this link was used already: ask for a new one"))
     await _start_session(site.service, site.accounts, account, request, response)
-    return {"account": account.to_json()}
+    current_account: Account | None = await site.service.db(site.accounts.by_id, account.id)
+    return {"account": (current_account or account).to_json()}
 
 
 @router.put("/api/account/mail-switches", summary="Turn one kind of mail on or off")
@@ -232,7 +244,13 @@ async def switch_mail(body: SwitchBody, request: Request, site: SiteDep) -> dict
     account = await _signed_in(request)
     if body.kind not in SWITCHES:
         raise ApiError(
-            422, "bad-request", f"kind must be one of {', '.join(SWITCHES)}, not {body.kind!r}"
+            422,
+            "bad-request",
+            T(
+                "kind must be one of {kinds}, not {given}",
+                kinds=", ".join(SWITCHES),
+                given=repr(body.kind),
+            ),
         )
     await site.service.db(site.credentials.switch, account.id, body.kind, body.on)
     return await _settings_of(site, account)
@@ -249,8 +267,8 @@ async def unsubscribe(
     try:
         link = links.read("unsubscribe", token)
     except BadLink as error:
-        raise ApiError(400, "bad-link", str(error)) from None
+        raise ApiError(400, "bad-link", reason_of(error)) from None
     if link.value not in SWITCHES:
-        raise ApiError(400, "bad-link", "this link is for something else")
+        raise ApiError(400, "bad-link", T("this link is for something else"))
     await site.service.db(site.credentials.switch, link.account_id, link.value, False)
     return {"kind": link.value, "on": False}

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from taluva.ai.levels import LEVELS
 from taluva.engine.options import PLAYER_COUNTS
+from taluva.engine.wording import N_, T, Text, Tn
 from taluva.server.errors import ApiError
 
 MAX_REF_CHARS = 64
@@ -70,7 +71,7 @@ def _check_text(value: Any, limit: int) -> None:
     """Refuse lone surrogates anywhere in a parsed document (nested at most ``limit``)."""
     if isinstance(value, str):
         if _SURROGATE.search(value):
-            raise ApiError(400, "bad-request", "text holds a lone UTF-16 surrogate")
+            raise ApiError(400, "bad-request", T("text holds a lone UTF-16 surrogate"))
     elif isinstance(value, dict) and limit > 0:
         for key, item in value.items():
             _check_text(key, 0)
@@ -84,32 +85,129 @@ def parse_json(data: str | bytes, max_bytes: int, max_depth: int, what: str = "b
     """The JSON document in ``data``, or ApiError: ``too-large`` (413), ``too-deep`` (400) or
     ``bad-request`` (400: not UTF-8, not JSON, ``NaN``, a lone surrogate)."""
     size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", "surrogatepass"))
+    body = what == "body"
     if size > max_bytes:
-        raise ApiError(413, "too-large", f"a {what} is limited to {max_bytes} bytes")
+        limited = (
+            T("a body is limited to {limit} bytes", limit=max_bytes)
+            if body
+            else T("a message is limited to {limit} bytes", limit=max_bytes)
+        )
+        raise ApiError(413, "too-large", limited)
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8")
         except UnicodeDecodeError:
-            raise ApiError(400, "bad-request", f"the {what} is not UTF-8 text") from None
+            not_text = (
+                T("the body is not UTF-8 text") if body else T("the message is not UTF-8 text")
+            )
+            raise ApiError(400, "bad-request", not_text) from None
     if deeper_than(data, max_depth):
-        raise ApiError(400, "too-deep", f"JSON may nest at most {max_depth} levels deep")
+        raise ApiError(
+            400, "too-deep", T("JSON may nest at most {depth} levels deep", depth=max_depth)
+        )
     try:
         document = json.loads(data, parse_constant=_no_constant)
     except (ValueError, RecursionError) as error:
         reason = str(error).split(":")[0] if isinstance(error, ValueError) else "too deep"
-        raise ApiError(400, "bad-request", f"the {what} is not valid JSON ({reason})") from None
+        not_json = (
+            T("the body is not valid JSON ({reason})", reason=reason)
+            if body
+            else T("the message is not valid JSON ({reason})", reason=reason)
+        )
+        raise ApiError(400, "bad-request", not_json) from None
     _check_text(document, max_depth + 1)
     return document
 
 
+def _problem(kind: str, ctx: dict[str, Any]) -> Text | None:
+    """Pydantic's words for an error of type ``kind`` as a Text to translate (pydantic says
+    them in English only), or None for a type without one here."""
+    if kind == "missing":
+        return T("Field required")
+    if kind == "extra_forbidden":
+        return T("Extra inputs are not permitted")
+    if kind in _TYPE_WORDS:
+        return _TYPE_WORDS[kind]
+    if kind == "string_too_long":
+        most = int(ctx["max_length"])
+        return Tn(
+            "String should have at most {n} character",
+            "String should have at most {n} characters",
+            most,
+            n=most,
+        )
+    if kind == "string_too_short":
+        least = int(ctx["min_length"])
+        return Tn(
+            "String should have at least {n} character",
+            "String should have at least {n} characters",
+            least,
+            n=least,
+        )
+    if kind in ("too_short", "too_long") and ctx.get("field_type") == "List":
+        size, actual = (
+            int(ctx["min_length" if kind == "too_short" else "max_length"]),
+            ctx["actual_length"],
+        )
+        if kind == "too_short":
+            return Tn(
+                "List should have at least {n} item after validation, not {actual}",
+                "List should have at least {n} items after validation, not {actual}",
+                size,
+                n=size,
+                actual=actual,
+            )
+        return Tn(
+            "List should have at most {n} item after validation, not {actual}",
+            "List should have at most {n} items after validation, not {actual}",
+            size,
+            n=size,
+            actual=actual,
+        )
+    if kind == "literal_error":
+        return T("Input should be {expected}", expected=ctx["expected"])
+    if kind in _BOUNDS:
+        return T(_BOUNDS[kind], limit=next(iter(ctx.values())))
+    return None
+
+
+_TYPE_WORDS = {
+    "int_type": T("Input should be a valid integer"),
+    "int_parsing": T("Input should be a valid integer, unable to parse string as an integer"),
+    "string_type": T("Input should be a valid string"),
+    "bool_type": T("Input should be a valid boolean"),
+    "float_type": T("Input should be a valid number"),
+    "list_type": T("Input should be a valid list"),
+    "dict_type": T("Input should be a valid dictionary"),
+}
+_BOUNDS = {
+    "greater_than_equal": N_("Input should be greater than or equal to {limit}"),
+    "greater_than": N_("Input should be greater than {limit}"),
+    "less_than_equal": N_("Input should be less than or equal to {limit}"),
+    "less_than": N_("Input should be less than {limit}"),
+}
+
+
 def describe(errors: Sequence[Any]) -> str:
-    """One sentence from pydantic's validation errors: ``where: what`` for the first five."""
-    problems = []
+    """One sentence from pydantic's validation errors: ``where: what`` for the first five,
+    as a Text whose words are pydantic's own in English and translated where they are known
+    (an error pydantic words otherwise than the table here keeps pydantic's English)."""
+    problems: list[Any] = []
     for item in list(errors)[:5]:
         where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
         message = item.get("msg", "invalid")
-        problems.append(f"{where}: {message}" if where else message)
-    return "; ".join(problems) or "the request is not valid"
+        try:
+            known = _problem(str(item.get("type")), dict(item.get("ctx") or {}))
+        except (KeyError, TypeError, ValueError):
+            known = None
+        words: Any = known if known is not None and str(known) == message else message
+        problems.append(T("{where}: {problem}", where=where, problem=words) if where else words)
+    if not problems:
+        return T("the request is not valid")
+    text = problems[0]
+    for problem in problems[1:]:
+        text = T("{problems}; {problem}", problems=text, problem=problem)
+    return str(text) if not isinstance(text, Text) else text
 
 
 class Strict(BaseModel):

@@ -15,6 +15,10 @@ server and the push services are never waited for there, and nothing raises into
 A notice's key is written once in the table ``notices`` before anything is sent, so whichever
 server process writes it first gives the notice and the others, or a restarted process,
 never give it again.
+
+Every notice is given in its recipient's language: the one the account chose
+(``PUT /api/account/language``), else English (a notice is not an answer to a request, so
+no browser says which it prefers). Its title and body are Texts, said by each channel.
 """
 
 from __future__ import annotations
@@ -32,6 +36,8 @@ from sqlalchemy.exc import IntegrityError
 
 from taluva.engine.game import Game
 from taluva.engine.position import Phase
+from taluva.engine.wording import T, Text, Tn
+from taluva.lang import DEFAULT, pick, use
 from taluva.render.position import position_at
 from taluva.render.raster import PngUnavailable, png_board
 from taluva.render.scene import board_scene
@@ -49,6 +55,7 @@ from taluva.server.mail.letters import (
 )
 from taluva.server.mail.post import Post
 from taluva.server.mail.queue import Letter
+from taluva.server.players.accounts import AccountStore
 from taluva.server.players.credentials import Credentials
 from taluva.server.storage.models import Base, NoticeRow
 from taluva.server.storage.store import FINISHED, LIVE, now, utc
@@ -94,9 +101,10 @@ class Pusher(Protocol):
     async def push(
         self, kind: str, account_id: int, title: str, body: str, url: str, key: str
     ) -> None:
-        """Tell ``account_id`` of a notice of ``kind``: ``title``, a one-line ``body``, the
-        site's path it is about (``url``, such as ``/#/game/ID``) and its ``key`` (unique to
-        this notice and account). Exceptions are logged and go no further."""
+        """Tell ``account_id`` of a notice of ``kind``: ``title``, a one-line ``body`` (Texts,
+        said in the account's language), the site's path it is about (``url``, such as
+        ``/#/game/ID``) and its ``key`` (unique to this notice and account). Exceptions are
+        logged and go no further."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,18 +148,21 @@ def board_picture(game: Game, ply: int) -> bytes | None:
         return None
 
 
-def time_in_words(ms: int) -> str:
-    """A time left, roughly, as people say it.
+def time_in_words(ms: int) -> Text:
+    """A time left, roughly, as people say it (a Text: each recipient's language says it by
+    its own plural rules).
 
     >>> time_in_words(86_399_000), time_in_words(61 * 60 * 1000), time_in_words(4000)
     ('24 hours', '1 hour', '4 seconds')
     """
     seconds = max(0, ms // 1000)
-    for unit, size in (("hour", 3600), ("minute", 60), ("second", 1)):
-        if seconds >= size or unit == "second":
-            count = round(seconds / size)
-            return f"{count} {unit}" + ("" if count == 1 else "s")
-    raise AssertionError("unreachable")
+    if seconds >= 3600:
+        hours = round(seconds / 3600)
+        return Tn("{n} hour", "{n} hours", hours, n=hours)
+    if seconds >= 60:
+        minutes = round(seconds / 60)
+        return Tn("{n} minute", "{n} minutes", minutes, n=minutes)
+    return Tn("{n} second", "{n} seconds", seconds, n=seconds)
 
 
 class Notices:
@@ -164,6 +175,8 @@ class Notices:
         """The links in mails need the site's address: without ``public_url`` no mail goes."""
         self.post = post
         self.credentials = credentials
+        self.accounts = AccountStore(credentials.engine)
+        """Where each recipient's language is read."""
         self.rooms = rooms
         self.pushers: list[Pusher] = []
         """The channels besides mail, each given every notice."""
@@ -217,8 +230,8 @@ class Notices:
         def letter(account: str, off: tuple[str, str], picture: bytes | None) -> Letter:
             return move_letter(account, name, self.site + path, self.site, off, picture)
 
-        title = f"Your move in {name}"
-        body = f"It is your move in the game {name}: the others are waiting for you."
+        title = T("Your move in {game}", game=name)
+        body = T("It is your move in the game {game}: the others are waiting for you.", game=name)
         key = f"{MOVE}:{game_id}:{meta.ply}"
         self.give(Notice(MOVE, account_id, title, body, path, key, letter, (room.game, meta.ply)))
 
@@ -248,7 +261,8 @@ class Notices:
             if seats & present:
                 continue
             key = f"{END}:{meta.id}:{account_id}"
-            self.give(Notice(END, account_id, f"{name} is over", headline, path, key, letter))
+            title = T("{game} is over", game=name)
+            self.give(Notice(END, account_id, title, headline, path, key, letter))
 
     def challenged(self, account_id: int, sender: str, game: str, challenge_id: int) -> None:
         """``sender`` challenged the player ``account_id`` to ``game`` (in words): tell them,
@@ -257,8 +271,8 @@ class Notices:
         def letter(account: str, off: tuple[str, str], _picture: bytes | None) -> Letter:
             return challenge_letter(account, sender, game, f"{self.site}/", self.site, off)
 
-        title = f"{sender} challenges you"
-        body = f"{sender} challenges you to a game: {game}."
+        title = T("{sender} challenges you", sender=sender)
+        body = T("{sender} challenges you to a game: {game}.", sender=sender, game=game)
         key = f"{CHALLENGE}:{challenge_id}"
         self.give(Notice(CHALLENGE, account_id, title, body, "/", key, letter))
 
@@ -283,8 +297,12 @@ class Notices:
                 told.add(account_id)
                 if {s.seat for s in meta.seats if s.account_id == account_id} & present:
                     continue
-                title = f"{sender} offers a rematch"
-                body = f"{sender} offers a rematch of {name}: your seat in it is kept for you."
+                title = T("{sender} offers a rematch", sender=sender)
+                body = T(
+                    "{sender} offers a rematch of {game}: your seat in it is kept for you.",
+                    sender=sender,
+                    game=name,
+                )
                 key = f"{REMATCH}:{meta.id}:{account_id}"
                 self.give(Notice(REMATCH, account_id, title, body, path, key, letter))
         except Exception:
@@ -315,14 +333,14 @@ class Notices:
             self._warn(room, account_id, end, time_in_words(left))
         return count
 
-    def _warn(self, room: Room, account_id: int, end: int, left: str) -> None:
+    def _warn(self, room: Room, account_id: int, end: int, left: Text) -> None:
         name, path = room.meta.name, f"/#/game/{room.id}"
 
         def letter(account: str, off: tuple[str, str], _picture: bytes | None) -> Letter:
             return clock_letter(account, name, left, self.site + path, self.site, off)
 
-        title = f"Your time in {name} runs out soon"
-        body = f"{left} left for your move in the game {name}."
+        title = T("Your time in {game} runs out soon", game=name)
+        body = T("{left} left for your move in the game {game}.", left=left, game=name)
         key = f"{CLOCK}:{room.id}:{end}"
         self.give(Notice(CLOCK, account_id, title, body, path, key, letter))
 
@@ -344,6 +362,10 @@ class Notices:
         return account_id
 
     # ------------------------------------------------------------------ giving them
+
+    def language_of(self, account_id: int) -> str:
+        """The language the notices to ``account_id`` speak: its choice, else English."""
+        return pick(self.accounts.language_of(account_id), DEFAULT)
 
     def give(self, notice: Notice) -> None:
         """Give a notice by every channel, in a task of its own, unless this process gave
@@ -401,7 +423,9 @@ class Notices:
                 f"{self.site}/#/unsubscribe/{token}",
                 f"{self.site}/api/mail/unsubscribe?token={token}",
             )
-            letter = notice.letter(account.name, off, picture)
+            lang = await self.post.run_db(self.language_of, account.id)
+            with use(lang):
+                letter = notice.letter(account.name, off, picture)
             await self.post.send(kind, address, letter, account_id=account.id, once_key=notice.key)
         except Exception:  # a mail not queued must not end anything else
             log.exception("the %s mail %s was not queued", kind, notice.key)

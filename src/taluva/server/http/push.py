@@ -12,6 +12,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from fastapi import APIRouter, Path, Request
 from pydantic import Field
 
+from taluva.engine.wording import T
 from taluva.server.errors import ApiError
 from taluva.server.http.deps import SiteDep
 from taluva.server.http.messages import Strict
@@ -71,20 +72,39 @@ def _check_endpoint(endpoint: str, local: bool) -> str:
         return endpoint
     if local and url.scheme == "http" and url.hostname in LOCAL_HOSTS:
         return endpoint
-    also = f" (or plain http to {', '.join(LOCAL_HOSTS)})" if local else ""
+    given = repr(endpoint[:100])
+    if local:
+        raise _bad(
+            T(
+                "endpoint must be the https address the browser's push service gave (or plain "
+                "http to {hosts}), not {given}",
+                hosts=", ".join(LOCAL_HOSTS),
+                given=given,
+            )
+        )
     raise _bad(
-        f"endpoint must be the https address the browser's push service gave{also}, "
-        f"not {endpoint[:100]!r}"
+        T(
+            "endpoint must be the https address the browser's push service gave, not {given}",
+            given=given,
+        )
     )
 
 
 def _check_key(name: str, text: str, size: int) -> str:
+    field = "keys." + name
     try:
         raw = unb64url(text)
     except ValueError:
-        raise _bad(f"keys.{name} must be URL-safe base64") from None
+        raise _bad(T("{field} must be URL-safe base64", field=field)) from None
     if len(raw) != size:
-        raise _bad(f"keys.{name} must be {size} bytes in URL-safe base64, not {len(raw)}")
+        raise _bad(
+            T(
+                "{field} must be {size} bytes in URL-safe base64, not {length}",
+                field=field,
+                size=size,
+                length=len(raw),
+            )
+        )
     return text.rstrip("=")
 
 
@@ -92,7 +112,7 @@ def _check_point(p256dh: str) -> None:
     try:
         ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), unb64url(p256dh))
     except ValueError:
-        raise _bad("keys.p256dh is not a point of the P-256 curve") from None
+        raise _bad(T("keys.p256dh is not a point of the P-256 curve")) from None
 
 
 def _device(site: Site, device: Device) -> dict[str, Any]:
@@ -146,7 +166,7 @@ async def subscribe(body: SubscriptionBody, request: Request, site: SiteDep) -> 
         )
     except TooManyDevices:
         raise ApiError(
-            409, "too-many-devices", "this account has its most devices: remove one first"
+            409, "too-many-devices", T("this account has its most devices: remove one first")
         ) from None
     return _device(site, device)
 
@@ -172,7 +192,11 @@ async def switch(
         raise ApiError(
             422,
             "bad-request",
-            f"kind must be one of {', '.join(site.pusher.kinds)}, not {body.kind!r}",
+            T(
+                "kind must be one of {kinds}, not {given}",
+                kinds=", ".join(site.pusher.kinds),
+                given=repr(body.kind),
+            ),
         )
     device = await site.service.db(
         site.pusher.subscriptions.switch, account.id, device_id, body.kind, body.on
@@ -194,4 +218,4 @@ async def unsubscribe(device_id: DeviceId, request: Request, site: SiteDep) -> d
 
 
 def _no_device() -> ApiError:
-    return ApiError(404, "no-device", "this account has no such device: it was removed")
+    return ApiError(404, "no-device", T("this account has no such device: it was removed"))

@@ -19,8 +19,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query, Request
 from pydantic import Field
 
+from taluva.engine.errors import IllegalMove
 from taluva.engine.game import Game
 from taluva.engine.moves import TILE, Move
+from taluva.engine.wording import T, Text
 from taluva.learn.puzzles import (
     DIFFICULTIES,
     THEMES,
@@ -61,13 +63,14 @@ def _puzzle(puzzle_id: str) -> Puzzle:
     try:
         return load_puzzles().by_id(puzzle_id)
     except PuzzleError:
-        raise ApiError(404, "no-such-puzzle", f"there is no puzzle {puzzle_id!r}") from None
+        message = T("there is no puzzle {puzzle}", puzzle=repr(puzzle_id))
+        raise ApiError(404, "no-such-puzzle", message) from None
 
 
 def puzzle_state(game: Game, puzzle: Puzzle) -> dict[str, Any]:
     """``game`` (the puzzle's position, or a turn in it) as a game's page reads a state: the
     solver's legal moves while the turn is theirs (``games.view.position_view``)."""
-    return position_view(game, view_id=f"puzzle-{puzzle.id}", name="Puzzle", player=puzzle.mover)
+    return position_view(game, view_id=f"puzzle-{puzzle.id}", name=T("Puzzle"), player=puzzle.mover)
 
 
 def _after_tile(puzzle: Puzzle, tile: str | None) -> Game:
@@ -78,12 +81,20 @@ def _after_tile(puzzle: Puzzle, tile: str | None) -> Game:
     try:
         move = Move.parse(tile)
     except ValueError as error:
-        raise ApiError(422, "illegal", f"{tile!r} is not a move: {error}") from None
-    reason = "the turn starts with the tile" if move.kind != TILE else game.explain(move)
+        why = error.text if isinstance(error, IllegalMove) else str(error)
+        message = T("{move} is not a move: {reason}", move=repr(tile), reason=why)
+        raise ApiError(422, "illegal", message) from None
+    reason = T("the turn starts with the tile") if move.kind != TILE else game.explain(move)
     if reason is not None:
-        raise ApiError(422, "illegal", f"{tile}: {reason}")
+        raise ApiError(422, "illegal", T("{move}: {reason}", move=tile, reason=reason))
     game.play(move)
     return game
+
+
+def _words(error: PuzzleError) -> str:
+    """A puzzle error's message as it was made (a ``Text``, said in the reader's language)."""
+    message = error.args[0] if error.args else ""
+    return message if isinstance(message, Text) else str(error)
 
 
 def _themes() -> list[dict[str, Any]]:
@@ -105,7 +116,7 @@ async def next_one(
     try:
         pool = puzzles.with_theme(theme or None)
     except PuzzleError as error:
-        raise ApiError(422, "no-such-theme", str(error)) from None
+        raise ApiError(422, "no-such-theme", _words(error)) from None
     account = await account_of(request)
     engine = site.service.store.engine
     standing = NEW_STANDING
@@ -162,7 +173,7 @@ async def attempt(
     try:
         verdict = await asyncio.to_thread(check_attempt, puzzle, body.tile, body.build)
     except PuzzleError as error:
-        raise ApiError(422, "illegal", str(error)) from None
+        raise ApiError(422, "illegal", _words(error)) from None
     answer_game = puzzle.game()
     answer_game.play(puzzle.answer[0])
     answer_game.play(puzzle.answer[1])

@@ -6,6 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
+from taluva.engine.wording import T
 from taluva.server.errors import ApiError
 from taluva.server.http.deps import LIMITED, Authorization, RoomDep, SiteDep, seats_of
 from taluva.server.players.accounts import account_of
@@ -33,8 +34,11 @@ async def rematch(
             raise ApiError(
                 401,
                 "no-token",
-                "send the seat token as 'Authorization: Bearer TOKEN', or sign in with the "
-                "account that holds a seat of this game",
+                T(
+                    "send the seat token as {header}, or sign in with the account that holds "
+                    "a seat of this game",
+                    header="'Authorization: Bearer TOKEN'",
+                ),
             )
     else:
         seats = seats_of(room, authorization)
@@ -50,5 +54,5 @@ async def rematch_offer(room: RoomDep, site: SiteDep) -> dict[str, Any]:
     await site.rematches.load(room)
     offer = site.rematches.offer(room)
     if offer is None:
-        raise ApiError(404, "not-found", f"no rematch of game {room.id} was offered")
+        raise ApiError(404, "not-found", T("no rematch of game {game} was offered", game=room.id))
     return {"game": offer, "rematch_of": room.id}

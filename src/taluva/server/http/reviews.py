@@ -6,6 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, Response
 
+from taluva.engine.wording import T
 from taluva.server.errors import ApiError
 from taluva.server.http.deps import LIMITED, RoomDep, SiteDep
 from taluva.server.http.messages import ReviewRequest
@@ -34,6 +35,10 @@ async def get_review(room: RoomDep, site: SiteDep) -> dict[str, Any]:
         raise ApiError(
             404,
             "not-found",
-            f"nobody has asked for a review of game {room.id}: POST to ask for one",
+            T(
+                "nobody has asked for a review of game {game}: {post} to ask for one",
+                game=room.id,
+                post="POST",
+            ),
         )
     return job.view(room.game)

@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Path, Request, Response
 from pydantic import Field
 
 from taluva.engine.options import PLAYER_COUNTS
+from taluva.engine.wording import N_, T
 from taluva.server.errors import ApiError
 from taluva.server.games.seeks import Seeks
 from taluva.server.games.setups import RATING_RANGES
@@ -39,12 +40,33 @@ class SeekRequest(Strict):
     )
 
 
+SIGN_IN_TO: Final = {
+    what: T(sentence)
+    for what, sentence in (
+        ("challenge a player", N_("sign in to challenge a player")),
+        ("see your challenges", N_("sign in to see your challenges")),
+        ("accept a challenge", N_("sign in to accept a challenge")),
+        ("decline a challenge", N_("sign in to decline a challenge")),
+        ("cancel a challenge", N_("sign in to cancel a challenge")),
+        ("seek a game", N_("sign in to seek a game")),
+        ("take a seek", N_("sign in to take a seek")),
+        ("cancel a seek", N_("sign in to cancel a seek")),
+        ("see your inbox", N_("sign in to see your inbox")),
+        ("turn notifications on", N_("sign in to turn notifications on")),
+        ("see your devices", N_("sign in to see your devices")),
+        ("change your notifications", N_("sign in to change your notifications")),
+    )
+}
+"""The whole sentence of each refusal to a signed-out request, by what it asked to do."""
+
+
 async def signed_in(request: Request, what: str) -> Account:
     """The signed-in account of the request; ApiError 401 ``signed-out`` saying ``what``
-    needs one."""
+    needs one (a sentence of ``SIGN_IN_TO``, else "sign in to" and ``what``)."""
     account = await account_of(request)
     if account is None:
-        raise ApiError(401, "signed-out", f"sign in to {what}")
+        words = SIGN_IN_TO.get(what) or T("sign in to {what}", what=what)
+        raise ApiError(401, "signed-out", words)
     return account
 
 

@@ -6,6 +6,10 @@ A reconnecting client sends ``hello`` again and is back where it was. Each messa
 checked for size, rate, nesting and shape (``taluva.server.http.messages``); a bad one gets an
 ``error`` and changes nothing. Every message gets one answer. One address may hold
 ``ws_per_address`` sockets open at once; a socket over that is told and closed.
+
+Each socket speaks the language chosen when it connected (``http.language``: the query's
+``lang``, the account's setting, the cookie, ``Accept-Language``): every message it is sent,
+its own answers and the game's broadcasts alike, says its Texts in that language.
 """
 
 from __future__ import annotations
@@ -20,13 +24,17 @@ from fastapi import APIRouter
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from taluva.engine.wording import N_, T, Text
+from taluva.lang import say
 from taluva.server.config import Limits
 from taluva.server.errors import ApiError, error_message
 from taluva.server.games.chat import Chat
 from taluva.server.games.rematch import Rematches
 from taluva.server.games.room import Room
 from taluva.server.games.service import GameService
-from taluva.server.http.errors import database_down
+from taluva.server.games.words import reason_of
+from taluva.server.http.errors import database_down, failed
+from taluva.server.http.language import scope_language
 from taluva.server.http.messages import (
     CLIENT_MESSAGES,
     MAX_REF_CHARS,
@@ -50,7 +58,7 @@ from taluva.server.http.site import Site
 from taluva.server.limits import ConnectionCounter, TokenBucket
 from taluva.server.players.accounts import Account, account_of
 from taluva.server.storage import outage
-from taluva.server.wire import to_json
+from taluva.server.wire import in_language, to_json_in
 
 log = logging.getLogger("taluva.server")
 
@@ -70,9 +78,11 @@ _background: set[asyncio.Task[None]] = set()
 class Connection:
     """One client: the seats it proved it holds, its rate bucket and its outgoing queue."""
 
-    def __init__(self, websocket: WebSocket, limits: Limits) -> None:
+    def __init__(self, websocket: WebSocket, limits: Limits, lang: str = "en") -> None:
         self.websocket = websocket
         self.limits = limits
+        self.lang = lang
+        """The language this socket speaks, chosen when it connected."""
         self.seats: set[int] = set()
         self.bucket = TokenBucket(limits.ws_rate, limits.ws_burst)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
@@ -82,18 +92,20 @@ class Connection:
         """The account signed in on this socket: it holds that account's seats."""
 
     def send(self, text: str) -> None:
-        """Queue a message; a client that falls too far behind is disconnected instead."""
+        """Queue a message written by ``wire.to_json`` (a broadcast, written once for every
+        socket of one language), in this socket's language; a client that falls too far
+        behind is disconnected instead."""
         if self.dropped:
             return
         if self.queue.qsize() >= self.limits.send_queue:
             self.dropped = True
             self.queue.put_nowait(None)
             return
-        self.queue.put_nowait(text)
+        self.queue.put_nowait(in_language(text, self.lang))
 
     def send_json(self, message: dict[str, Any]) -> None:
-        """Queue a message given as a dict."""
-        self.send(to_json(message))
+        """Queue a message given as a dict, its Texts said in this socket's language."""
+        self.send(to_json_in(message, self.lang))
 
     async def writer(self) -> None:
         """Send queued messages in order until told to stop."""
@@ -102,17 +114,26 @@ class Connection:
             if text is None:
                 if self.dropped:
                     with contextlib.suppress(Exception):
-                        await self.websocket.close(CLOSE_TOO_SLOW, "too slow to keep up: reconnect")
+                        reason = close_reason(T("too slow to keep up: reconnect"), self.lang)
+                        await self.websocket.close(CLOSE_TOO_SLOW, reason)
                 return
             await self.websocket.send_text(text)
 
 
+def close_reason(words: str, lang: str) -> str:
+    """``words`` said in ``lang`` as a close frame's reason, which holds at most 123 bytes of
+    UTF-8: cut to 120 bytes, never inside a character."""
+    return say(words, lang).encode("utf-8")[:120].decode("utf-8", "ignore")
+
+
 async def refuse_socket(websocket: WebSocket, error: ApiError, close_code: int) -> None:
-    """Accept a socket only to send why it is refused, then close it with a reason."""
+    """Accept a socket only to send why it is refused, then close it with a reason (in the
+    socket's language)."""
+    lang = scope_language(websocket)
     await websocket.accept()
     with contextlib.suppress(Exception):
-        await websocket.send_text(to_json(error.message_for_socket()))
-        await websocket.close(close_code, error.message[:120])
+        await websocket.send_text(to_json_in(error.message_for_socket(), lang))
+        await websocket.close(close_code, close_reason(error.message, lang))
 
 
 async def serve_socket(
@@ -130,7 +151,10 @@ async def serve_socket(
         error = ApiError(
             429,
             "too-many-connections",
-            f"this address holds {limits.ws_per_address} open WebSockets already",
+            T(
+                "this address holds {limit} open WebSockets already",
+                limit=limits.ws_per_address,
+            ),
         )
         await refuse_socket(websocket, error, CLOSE_TOO_MANY)
         return
@@ -163,7 +187,7 @@ async def _serve(
     chat: Chat,
     rematches: Rematches,
 ) -> None:
-    connection = Connection(websocket, limits)
+    connection = Connection(websocket, limits, scope_language(websocket))
     connection.account = await account_of(websocket)
     writer = asyncio.get_running_loop().create_task(connection.writer())
     try:
@@ -199,21 +223,28 @@ def _read(text: str, limits: Limits) -> tuple[Strict, Any]:
     except ApiError as unreadable:
         raise _Refused(unreadable) from None
     if not isinstance(message, dict):
-        raise _Refused(ApiError(400, "bad-request", "a message is one JSON object"))
+        raise _Refused(ApiError(400, "bad-request", T("a message is one JSON object")))
     ref = message.pop("ref", None)
     if ref is not None and not valid_ref(ref):
         raise _Refused(
             ApiError(
                 400,
                 "bad-request",
-                f"ref must be a string or a whole number of at most {MAX_REF_CHARS} characters",
+                T(
+                    "ref must be a string or a whole number of at most {limit} characters",
+                    limit=MAX_REF_CHARS,
+                ),
             )
         )
     kind = message.pop("type", None)
     model = CLIENT_MESSAGES.get(kind) if isinstance(kind, str) else None
     if model is None:
         expected = ", ".join(CLIENT_TYPES)
-        unknown = ApiError(400, "bad-request", f"unknown message type: expected one of {expected}")
+        unknown = ApiError(
+            400,
+            "bad-request",
+            T("unknown message type: expected one of {types}", types=expected),
+        )
         raise _Refused(unknown, ref)
     try:
         return model.model_validate(message), ref
@@ -232,10 +263,10 @@ async def _handle(
 ) -> None:
     """Answer one frame (``text`` None for a binary frame, which is refused)."""
     if not connection.bucket.take():
-        connection.send_json(error_message("rate-limited", "too many messages: slow down"))
+        connection.send_json(error_message("rate-limited", T("too many messages: slow down")))
         return
     if text is None:
-        connection.send_json(error_message("bad-request", "messages are JSON in text frames"))
+        connection.send_json(error_message("bad-request", T("messages are JSON in text frames")))
         return
     try:
         fields, ref = _read(text, limits)
@@ -251,9 +282,7 @@ async def _handle(
             connection.send_json(database_down().message_for_socket(ref))
             return
         log.exception("a %s message in game %s failed", type(fields).__name__, room.id)
-        connection.send_json(
-            error_message("internal", "the server failed; the error is in its log", ref)
-        )
+        connection.send_json(failed().message_for_socket(ref))
 
 
 async def _dispatch(
@@ -284,7 +313,7 @@ async def _dispatch(
         reply["ref"] = ref
         connection.send_json(reply)
     elif connection not in room.subscribers:
-        raise ApiError(400, "bad-request", "send 'hello' first")
+        raise ApiError(400, "bad-request", T("send {hello} first", hello="'hello'"))
     elif isinstance(fields, Move):
         reply = await service.submit(room, connection.seats, fields.state, fields.move)
         if ref is not None:
@@ -311,10 +340,13 @@ async def _dispatch(
             connection.send_json({"type": "accepted", "ref": ref})
     elif isinstance(fields, Hint):
         work = service.hint(room, connection.seats)
-        _answer_later(connection, room, work, ref, "hint", "a hint is", "no hint")
+        busy, failed_words = T("a hint is already being computed"), N_("no hint: {error}")
+        _answer_later(connection, room, work, ref, "hint", busy, failed_words)
     elif isinstance(fields, Chances):
         work = service.chances.answer(room, fields.state)
-        _answer_later(connection, room, work, ref, "chances", "win chances are", "no win chances")
+        busy = T("win chances are already being computed")
+        failed_words = N_("no win chances: {error}")
+        _answer_later(connection, room, work, ref, "chances", busy, failed_words)
 
 
 def _hello(hello: Hello, connection: Connection, room: Room) -> dict[str, Any]:
@@ -343,15 +375,16 @@ def _answer_later(
     work: Coroutine[Any, Any, dict[str, Any]],
     ref: Any,
     kind: str,
-    busy: str,
+    busy: Text,
     failed: str,
 ) -> None:
     """Compute an AI answer (a hint, win chances) without holding up the connection's other
     messages: one of each kind at a time per connection, the reply or error carrying ``ref``
-    when the request had one."""
+    when the request had one (``busy``: the refusal of a second one; ``failed``: the template
+    of the words of a failure, its ``{error}`` the failure's own words)."""
     if kind in connection.pending:
         work.close()
-        raise ApiError(429, "rate-limited", f"{busy} already being computed")
+        raise ApiError(429, "rate-limited", busy)
     connection.pending.add(kind)
 
     async def answer() -> None:
@@ -364,7 +397,8 @@ def _answer_later(
             connection.send_json(error.message_for_socket(ref))
         except Exception as error:
             log.exception("%s failed in game %s", kind, room.id)
-            connection.send_json(error_message("unavailable", f"{failed}: {error}", ref))
+            words = T(failed, error=reason_of(error))
+            connection.send_json(error_message("unavailable", words, ref))
         finally:
             connection.pending.discard(kind)
 
@@ -380,7 +414,7 @@ router = APIRouter()
 async def game_socket(websocket: WebSocket, game_id: str) -> None:
     site: Site = websocket.app.state.site
     if site.stopping:
-        error = ApiError(503, "unavailable", "this server is stopping: reconnect")
+        error = ApiError(503, "unavailable", T("this server is stopping: reconnect"))
         await refuse_socket(websocket, error, CLOSE_RESTARTING)
         return
     limits = site.settings.limits
@@ -390,5 +424,6 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
 
 @router.websocket("/{path:path}")
 async def no_socket(websocket: WebSocket, path: str) -> None:
-    error = ApiError(404, "not-found", f"there is no WebSocket at /{path[:100]}")
+    where = "/" + path[:100]
+    error = ApiError(404, "not-found", T("there is no WebSocket at {path}", path=where))
     await refuse_socket(websocket, error, CLOSE_NOT_FOUND)

@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy import Engine, insert, select
 from sqlalchemy.exc import IntegrityError
 
+from taluva.engine.wording import T
 from taluva.server.storage.models import Base, ServerSecretRow
 from taluva.server.storage.store import now
 
@@ -92,14 +93,14 @@ class Links:
             payload = _decode(payload_text)
             signature = _decode(signature_text)
         except ValueError:
-            raise BadLink("this link is not complete: copy all of it from the mail") from None
+            raise BadLink(T("this link is not complete: copy all of it from the mail")) from None
         if not hmac.compare_digest(signature, self._sign(payload)):
-            raise BadLink("this link is not complete: copy all of it from the mail")
+            raise BadLink(T("this link is not complete: copy all of it from the mail"))
         fields: dict[str, Any] = json.loads(payload)
         if fields.get("p") != purpose:
-            raise BadLink("this link is for something else")
+            raise BadLink(T("this link is for something else"))
         if fields["x"] < now().timestamp():
-            raise BadLink("this link has expired: ask for a new one")
+            raise BadLink(T("this link has expired: ask for a new one"))
         return Link(int(fields["a"]), str(fields["v"]))
 
     def _sign(self, payload: bytes) -> bytes:

@@ -3,6 +3,7 @@ signed links, as the routes use them."""
 
 from __future__ import annotations
 
+from taluva.engine.wording import T
 from taluva.server.config import Settings
 from taluva.server.errors import ApiError
 from taluva.server.mail.links import Links, server_secret
@@ -31,7 +32,7 @@ class Post:
             raise ApiError(
                 503,
                 "mail-off",
-                "this server sends no e-mail: its host has not set up a mail server",
+                T("this server sends no e-mail: its host has not set up a mail server"),
             )
 
     async def links(self) -> Links:

@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import Engine, and_, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
+from taluva.engine.wording import T
 from taluva.server.storage.models import Base, MailRow
 from taluva.server.storage.store import now
 
@@ -39,9 +40,9 @@ RETRY_CAP = timedelta(hours=6)
 
 @dataclass(frozen=True, slots=True)
 class MailKind:
-    """One kind of mail: what it is, how many of it one address (or one account) may get
-    per day, and whether the player may turn it off (each such mail then carries a one-click
-    unsubscribe link, RFC 8058)."""
+    """One kind of mail: what it is (a Text, said in the reader's language), how many of it
+    one address (or one account) may get per day, and whether the player may turn it off
+    (each such mail then carries a one-click unsubscribe link, RFC 8058)."""
 
     about: str
     per_day: int
@@ -49,13 +50,15 @@ class MailKind:
 
 
 KINDS = {
-    "confirm": MailKind("the link that confirms a new e-mail address", 5),
-    "reset": MailKind("the link that sets a new password", 5),
-    "move": MailKind("your move in a turn-based game", 50, switch=True),
-    "challenge": MailKind("a challenge from another player", 20, switch=True),
-    "rematch": MailKind("a rematch offered after a game you played", 20, switch=True),
-    "end": MailKind("the result of a game you played, when it ends", 50, switch=True),
-    "clock": MailKind("a turn-based game's clock about to run out on your turn", 50, switch=True),
+    "confirm": MailKind(T("the link that confirms a new e-mail address"), 5),
+    "reset": MailKind(T("the link that sets a new password"), 5),
+    "move": MailKind(T("your move in a turn-based game"), 50, switch=True),
+    "challenge": MailKind(T("a challenge from another player"), 20, switch=True),
+    "rematch": MailKind(T("a rematch offered after a game you played"), 20, switch=True),
+    "end": MailKind(T("the result of a game you played, when it ends"), 50, switch=True),
+    "clock": MailKind(
+        T("a turn-based game's clock about to run out on your turn"), 50, switch=True
+    ),
 }
 """Every kind of mail the server sends (the kinds with a switch are also those of the push
 notices, ``taluva.server.http.notices``)."""

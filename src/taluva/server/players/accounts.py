@@ -22,6 +22,7 @@ from sqlalchemy import Engine, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from starlette.requests import HTTPConnection
 
+from taluva.engine.wording import T
 from taluva.server.errors import ApiError
 from taluva.server.players.names import clean_name
 from taluva.server.storage.models import AccountRow, Base, DeviceRow, SessionRow
@@ -31,6 +32,9 @@ SESSION_COOKIE = "taluva_session"
 """The HTTP-only, SameSite cookie that holds a signed-in browser's session token."""
 SESSION_DAYS = 30
 """How long a session lasts after signing in."""
+ACCOUNT_KEY = "taluva.account"
+"""Where ``account_of`` keeps the account it found in the request's ASGI scope, so that the
+language middleware's look-up and the route's cost one query."""
 DEVICE_COOKIE = "taluva_device"
 """The HTTP-only cookie by which a browser that has signed in to an account is known again."""
 DEVICE_DAYS = 400
@@ -46,14 +50,16 @@ _DEVICES = Base.metadata.tables[DeviceRow.__tablename__]
 
 @dataclass(frozen=True, slots=True)
 class Account:
-    """A signed-in player: the account's id and its public name."""
+    """A signed-in player: the account's id, its public name and the language it chose
+    (a code of ``taluva.lang.LANGUAGES``, None: none chosen)."""
 
     id: int
     name: str
+    language: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The account as the API shows it: ``{"id": ..., "name": ...}``."""
-        return {"id": self.id, "name": self.name}
+        """The account as the API shows it: ``{"id": ..., "name": ..., "language": ...}``."""
+        return {"id": self.id, "name": self.name, "language": self.language}
 
 
 class NameTaken(Exception):
@@ -74,9 +80,13 @@ def account_name(value: Any, limit: int) -> str:
     """An account's name, cleaned like every player name, or ApiError 422 saying why not."""
     name = clean_name(value, limit, "name")
     if not name:
-        raise ApiError(422, "bad-request", "name must not be empty")
+        raise ApiError(422, "bad-request", T("name must not be empty"))
     if _AI_NAME.match(name):
-        raise ApiError(422, "bad-request", "name may not start with 'AI level': AI seats use it")
+        raise ApiError(
+            422,
+            "bad-request",
+            T("name may not start with {prefix}: AI seats use it", prefix="'AI level'"),
+        )
     return name
 
 
@@ -84,10 +94,16 @@ def check_password(value: Any) -> str:
     """A new password, or ApiError 422 saying what is wrong with it."""
     shortest, longest = PASSWORD_CHARS
     if not isinstance(value, str):
-        raise ApiError(422, "bad-request", "password must be text")
+        raise ApiError(422, "bad-request", T("password must be text"))
     if not shortest <= len(value) <= longest:
         raise ApiError(
-            422, "bad-request", f"password must be {shortest} to {longest} characters long"
+            422,
+            "bad-request",
+            T(
+                "password must be {shortest} to {longest} characters long",
+                shortest=shortest,
+                longest=longest,
+            ),
         )
     return value
 
@@ -164,19 +180,39 @@ class AccountStore:
         """The account of a name (case aside) and its password hash, or None."""
         with self.engine.connect() as connection:
             row = connection.execute(
-                select(_ACCOUNTS.c.id, _ACCOUNTS.c.name, _ACCOUNTS.c.password_hash).where(
-                    _ACCOUNTS.c.name_key == name_key(name)
-                )
+                select(
+                    _ACCOUNTS.c.id,
+                    _ACCOUNTS.c.name,
+                    _ACCOUNTS.c.language,
+                    _ACCOUNTS.c.password_hash,
+                ).where(_ACCOUNTS.c.name_key == name_key(name))
             ).first()
-        return None if row is None else (Account(row.id, row.name), row.password_hash)
+        return None if row is None else (Account(row.id, row.name, row.language), row.password_hash)
 
     def by_id(self, account_id: int) -> Account | None:
         """The account with this id, or None."""
         with self.engine.connect() as connection:
             row = connection.execute(
-                select(_ACCOUNTS.c.id, _ACCOUNTS.c.name).where(_ACCOUNTS.c.id == account_id)
+                select(_ACCOUNTS.c.id, _ACCOUNTS.c.name, _ACCOUNTS.c.language).where(
+                    _ACCOUNTS.c.id == account_id
+                )
             ).first()
-        return None if row is None else Account(row.id, row.name)
+        return None if row is None else Account(row.id, row.name, row.language)
+
+    def set_language(self, account_id: int, language: str | None) -> None:
+        """Choose the account's language (a code of ``taluva.lang.LANGUAGES``; None: none)."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(_ACCOUNTS).where(_ACCOUNTS.c.id == account_id).values(language=language)
+            )
+
+    def language_of(self, account_id: int) -> str | None:
+        """The language the account chose, or None (none chosen, or no such account)."""
+        with self.engine.connect() as connection:
+            found = connection.scalar(
+                select(_ACCOUNTS.c.language).where(_ACCOUNTS.c.id == account_id)
+            )
+        return None if found is None else str(found)
 
     def open_session(self, account: Account, lifetime: timedelta) -> tuple[str, datetime]:
         """A new session for ``account``: its token (for the cookie only) and expiry.
@@ -201,13 +237,13 @@ class AccountStore:
         """The account of an unexpired session token, or None."""
         with self.engine.connect() as connection:
             row = connection.execute(
-                select(_ACCOUNTS.c.id, _ACCOUNTS.c.name)
+                select(_ACCOUNTS.c.id, _ACCOUNTS.c.name, _ACCOUNTS.c.language)
                 .join(_SESSIONS, _SESSIONS.c.account_id == _ACCOUNTS.c.id)
                 .where(
                     _SESSIONS.c.token_hash == token_digest(token), _SESSIONS.c.expires_at > now()
                 )
             ).first()
-        return None if row is None else Account(row.id, row.name)
+        return None if row is None else Account(row.id, row.name, row.language)
 
     def close_session(self, token: str) -> None:
         """Forget a session (signing out); nothing happens if there is none."""
@@ -273,10 +309,14 @@ async def account_of(connection: HTTPConnection) -> Account | None:
     (``Depends(account_of)``). It reads the ``taluva_session`` cookie and asks the database
     (in the server's database thread) whether that session is current.
     """
+    if ACCOUNT_KEY in connection.scope:  # looked up already for this request's language
+        known: Account | None = connection.scope[ACCOUNT_KEY]
+        return known
     token = connection.cookies.get(SESSION_COOKIE)
     accounts: AccountStore | None = getattr(connection.app.state, "accounts", None)
     if not token or len(token) > 100 or accounts is None:
         return None
     service = connection.app.state.service
     found: Account | None = await service.db(accounts.session_account, token)
+    connection.scope[ACCOUNT_KEY] = found
     return found

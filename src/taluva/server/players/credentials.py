@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy import Engine, delete, select, update
 
+from taluva.engine.wording import T
 from taluva.server.errors import ApiError
 from taluva.server.players.accounts import Account
 from taluva.server.storage.models import AccountRow, Base, SessionRow
@@ -32,10 +33,14 @@ _SESSIONS = Base.metadata.tables[SessionRow.__tablename__]
 def check_email(value: Any) -> str:
     """An e-mail address as given (trimmed), or ApiError 422 saying what is wrong with it."""
     if not isinstance(value, str):
-        raise ApiError(422, "bad-request", "email must be text")
+        raise ApiError(422, "bad-request", T("email must be text"))
     address = value.strip()
     if len(address) > EMAIL_CHARS or not _ADDRESS.match(address) or ".." in address:
-        raise ApiError(422, "bad-request", "email must be an address like name@example.org")
+        raise ApiError(
+            422,
+            "bad-request",
+            T("email must be an address like {example}", example="name@example.org"),
+        )
     return address
 
 

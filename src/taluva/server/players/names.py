@@ -25,6 +25,7 @@ from typing import Any
 import regex
 from confusable_homoglyphs import categories, confusables  # type: ignore[import-untyped]
 
+from taluva.engine.wording import T, Text, Tn
 from taluva.server.errors import ApiError
 
 STORED_CODE_POINTS = 80
@@ -43,9 +44,16 @@ _STACKED_MARKS = regex.compile(rf"[\p{{Mn}}\p{{Me}}]{{{MAX_MARKS + 1},}}")
 _SCRIPTLESS = {"COMMON", "INHERITED", "Unknown"}
 
 
-def refuse(what: str, problem: str) -> ApiError:
-    """The error for a refused name."""
-    return ApiError(422, "bad-request", f"{what} {problem}")
+def refuse(words: Text) -> ApiError:
+    """The error for a refused name (``words``: the whole sentence, naming the field)."""
+    return ApiError(422, "bad-request", words)
+
+
+def _scripts_words(scripts: list[str]) -> Any:
+    """Script names joined as "Latin and Cyrillic" (each join said in the reader's language)."""
+    if len(scripts) == 1:
+        return scripts[0]
+    return T("{first} and {second}", first=_scripts_words(scripts[:-1]), second=scripts[-1])
 
 
 def graphemes(text: str) -> list[str]:
@@ -110,25 +118,51 @@ def clean_name(value: Any, limit: int, what: str, default: str = "") -> str:
     if value is None:
         value = ""
     if not isinstance(value, str):
-        raise refuse(what, "must be text")
+        raise refuse(T("{field} must be text", field=what))
     text = " ".join(unicodedata.normalize("NFC", value).split())
     clusters = graphemes(text)
     if len(clusters) > limit:
-        raise refuse(what, f"is longer than {limit} characters")
+        raise refuse(
+            Tn(
+                "{field} is longer than {limit} character",
+                "{field} is longer than {limit} characters",
+                limit,
+                field=what,
+                limit=limit,
+            )
+        )
     if len(text) > STORED_CODE_POINTS:
-        raise refuse(what, f"is longer than {STORED_CODE_POINTS} code points")
+        raise refuse(
+            T("{field} is longer than {limit} code points", field=what, limit=STORED_CODE_POINTS)
+        )
     for cluster in clusters:
         hidden = invisible_in(cluster)
         if hidden is not None:
-            raise refuse(what, f"contains an invisible or control character (U+{ord(hidden):04X})")
+            raise refuse(
+                T(
+                    "{field} contains an invisible or control character ({character})",
+                    field=what,
+                    character=f"U+{ord(hidden):04X}",
+                )
+            )
         if _STACKED_MARKS.search(cluster):
-            raise refuse(what, f"stacks more than {MAX_MARKS} marks on one character")
+            raise refuse(
+                T(
+                    "{field} stacks more than {marks} marks on one character",
+                    field=what,
+                    marks=MAX_MARKS,
+                )
+            )
     alike = look_alikes(text)
     if alike:
-        scripts = " and ".join(sorted(script.title() for script in scripts_of(text)))
+        scripts = _scripts_words(sorted(script.title() for script in scripts_of(text)))
         raise refuse(
-            what,
-            f"mixes the {scripts} scripts with look-alike letters "
-            f"({', '.join(alike[:6])}): write it in one script",
+            T(
+                "{field} mixes the {scripts} scripts with look-alike letters ({letters}): "
+                "write it in one script",
+                field=what,
+                scripts=scripts,
+                letters=", ".join(alike[:6]),
+            )
         )
     return text or default

@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, and_, case, func, select
 
+from taluva.engine.wording import T
 from taluva.server.players.ratings import PROVISIONAL_GAMES, provisional, shown
 from taluva.server.players.standings import TILES_REASONS, VICTORY_REASONS
 from taluva.server.storage.models import (
@@ -210,7 +211,7 @@ def _entry(row: Any, rank: int | None) -> dict[str, Any]:
         "kind": "account" if row.account_id is not None else "ai",
         "id": row.account_id,
         "level": level,
-        "name": row.name if row.account_id is not None else f"AI level {level}",
+        "name": row.name if row.account_id is not None else T("AI level {level}", level=level),
         **_rating_view(row),
     }
 

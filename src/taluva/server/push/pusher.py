@@ -7,6 +7,7 @@ later notice of the same thing replaces it), encrypted to the browser's keys (ae
 post runs in a thread: the event loop, and so every move, never waits for a push service. A
 browser its push service calls gone (404, 410) is forgotten; any other failure is logged
 (once per browser until it works again) and dropped: a notice is a courtesy, not a promise.
+A message speaks the language its account chose, else English (as the notices' mails do).
 """
 
 from __future__ import annotations
@@ -22,13 +23,18 @@ from urllib.parse import urlsplit
 
 from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
+from sqlalchemy import select
 
+from taluva.engine.wording import T
+from taluva.lang import DEFAULT, pick, say
 from taluva.server.config import Settings
 from taluva.server.errors import ApiError
 from taluva.server.push.keys import public_key_of, subject_of, vapid_private_key
 from taluva.server.push.subscriptions import Subscriptions, Target
+from taluva.server.storage.models import AccountRow, Base
 
 log = logging.getLogger(__name__)
+_ACCOUNTS = Base.metadata.tables[AccountRow.__tablename__]
 
 RunDb = Callable[..., Awaitable[Any]]
 """Runs a blocking storage call in the server's database thread (``GameService.db``)."""
@@ -87,8 +93,10 @@ class Pusher:
             raise ApiError(
                 503,
                 "push-off",
-                "this server sends no notifications: its host has set neither a mail sender "
-                "address nor an https address of the site",
+                T(
+                    "this server sends no notifications: its host has set neither a mail "
+                    "sender address nor an https address of the site"
+                ),
             )
 
     async def private_key(self) -> str:
@@ -106,7 +114,7 @@ class Pusher:
     ) -> None:
         """Send the notice ``title``/``body`` of ``kind`` to each browser of ``account_id``
         that has the kind on, unless this process pushed ``key`` already; clicked, it opens
-        ``url``. Never raises."""
+        ``url``. Texts are said in the account's language. Never raises."""
         if not self.on or key in self._pushed:
             return
         self._pushed[key] = None
@@ -117,12 +125,22 @@ class Pusher:
             if not targets:
                 return
             vapid = Vapid.from_raw((await self.private_key()).encode("ascii"))
+            lang = await self.run_db(self.language_of, account_id)
+            title, body = say(title, lang), say(body, lang)
             data = json.dumps(
                 {"title": title[:TITLE_CHARS], "body": body[:BODY_CHARS], "url": url, "tag": key}
             )
             await asyncio.gather(*(self._send(target, data, vapid) for target in targets))
         except Exception:  # a notice not pushed must not end anything else
             log.exception("the %s notice %s was not pushed", kind, key)
+
+    def language_of(self, account_id: int) -> str:
+        """The language of the messages to ``account_id``: its choice, else English."""
+        with self.subscriptions.engine.connect() as connection:
+            chosen = connection.scalar(
+                select(_ACCOUNTS.c.language).where(_ACCOUNTS.c.id == account_id)
+            )
+        return pick(chosen, DEFAULT)
 
     async def _send(self, target: Target, data: str, vapid: Vapid) -> None:
         where = _origin(target.endpoint)

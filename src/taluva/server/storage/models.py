@@ -147,6 +147,9 @@ class AccountRow(Base):
     """An address given but not yet confirmed by the link mailed to it."""
     mail_off: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
     """The kinds of mail (``mail.queue.KINDS`` with a switch) the player turned off."""
+    language: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """The language the player chose (a code of ``taluva.lang.LANGUAGES``): its pages, mails
+    and notifications speak it; None: the browser's choice, and English for mails."""
 
 
 class SessionRow(Base):
