@@ -20,7 +20,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, NoReturn
 
 import taluva
@@ -36,16 +36,19 @@ from taluva.cli import (
     terminal,
     tutorial,
 )
-from taluva.cli.common import wrap
+from taluva.cli.common import add_lang_option, wrap
 from taluva.cli.errors import (
-    EXIT_CODES_HELP,
     EXIT_INPUT,
     EXIT_INTERRUPTED,
     EXIT_OK,
     InputError,
     UsageError,
+    exit_codes_help,
 )
 from taluva.engine.errors import IllegalMove
+from taluva.lang import DEFAULT, LANGUAGES, _, from_environment, use
+from taluva.lang.choice import shipped
+from taluva.terminal.words import error_words
 
 __all__ = ["CommandLine", "build_parser", "main"]
 
@@ -65,7 +68,11 @@ GROUPS: Final = (
 
 Handler = Callable[[argparse.Namespace], int | None]
 
-_MAIN_EPILOG: Final = f"""\
+
+def _main_epilog() -> str:
+    """The end of ``taluva --help``: examples and the exit codes, in the player's language."""
+    words = _(
+        """\
 examples:
   taluva demo --seed 7                      watch two random players play a whole game
   taluva new --players 3 --seed 1 -o g.json write a fresh game record
@@ -73,9 +80,9 @@ examples:
   taluva perft g.json 3 --divide            count move sequences, split by first move
   taluva COMMAND --help                     what a command does, with examples
 
-Records are JSON files (see docs/notation.md); '-' reads one from standard input.
-
-{EXIT_CODES_HELP}"""
+Records are JSON files (see docs/notation.md); '-' reads one from standard input."""
+    )
+    return f"{words}\n\n{exit_codes_help()}"
 
 
 class CommandLine(argparse.ArgumentParser):
@@ -87,18 +94,23 @@ class CommandLine(argparse.ArgumentParser):
         self.commands: list[str] = []
 
     def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{message} (see '{self.prog} --help')")
+        raise UsageError(
+            _("{problem} (see '{command} --help')", problem=message, command=self.prog)
+        )
 
 
 def build_parser() -> CommandLine:
     """The parser of the whole command line, every group's commands included."""
     parser = CommandLine(
         prog="taluva",
-        description=wrap("Taluva, the volcanic island board game: play it, check it, measure it."),
-        epilog=_MAIN_EPILOG,
+        description=wrap(
+            _("Taluva, the volcanic island board game: play it, check it, measure it.")
+        ),
+        epilog=_main_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"taluva {taluva.__version__}")
+    add_lang_option(parser)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     for group in GROUPS:
         group.register(subparsers)
@@ -109,18 +121,71 @@ def build_parser() -> CommandLine:
 def _check_command(argv: Sequence[str], commands: Sequence[str]) -> None:
     """Refuse a missing or unknown command with a message that lists the real ones."""
     if argv and argv[0].startswith("-"):
-        return  # an option of taluva itself (--help, --version): argparse checks it
+        return  # an option of taluva itself (--help, --version, --lang): argparse checks it
     choices = ", ".join(commands)
     if not argv:
-        raise UsageError(f"no command given: choose one of {choices} (see 'taluva --help')")
+        raise UsageError(
+            _("no command given: choose one of {commands} (see 'taluva --help')", commands=choices)
+        )
     if argv[0] not in commands:
-        raise UsageError(f"unknown command {argv[0]!r}: choose one of {choices}")
+        raise UsageError(
+            _(
+                "unknown command {command}: choose one of {commands}",
+                command=repr(argv[0]),
+                commands=choices,
+            )
+        )
+
+
+def _lang_asked(argv: Sequence[str]) -> str | None:
+    """The ``--lang`` given anywhere on the command line (before a ``--``), or None."""
+    for index, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--lang" and index + 1 < len(argv):
+            return argv[index + 1]
+        if arg.startswith("--lang="):
+            return arg.partition("=")[2]
+    return None
+
+
+def language(argv: Sequence[str], environ: Mapping[str, str] | None = None) -> str:
+    """The language to speak: ``--lang``, else the environment's (``LANGUAGE``, ``LC_ALL``,
+    ``LC_MESSAGES``, ``LANG``), else English; an unknown ``--lang`` is a UsageError (said in
+    the environment's language) listing the shipped ones."""
+    fallback = from_environment(environ) or DEFAULT
+    asked = _lang_asked(argv)
+    if asked is None:
+        return fallback
+    code = shipped(asked)
+    if code is None:
+        shipped_ones = ", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())
+        with use(fallback):
+            raise UsageError(
+                _(
+                    "--lang {code}: no such language; choose one of {languages}",
+                    code=repr(asked),
+                    languages=shipped_ones,
+                )
+            )
+    return code
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line on ``argv`` (default: the process's arguments); return the exit
-    code. User errors print one line ``taluva: error: ...`` on standard error."""
+    code. User errors print one line ``taluva: error: ...`` on standard error. Everything a
+    player reads is in the language of ``--lang`` or the environment (``language``)."""
     args_list = sys.argv[1:] if argv is None else list(argv)
+    try:
+        lang = language(args_list)
+    except UsageError as error:
+        print(f"taluva: error: {error}", file=sys.stderr)
+        return error.exit_code
+    with use(lang):
+        return _run(args_list)
+
+
+def _run(args_list: list[str]) -> int:
     try:
         parser = build_parser()
         _check_command(args_list, parser.commands)
@@ -131,21 +196,28 @@ def main(argv: list[str] | None = None) -> int:
         handler: Handler | None = getattr(args, "func", None)
         if extra:
             where = f"taluva {args.command}" if handler is not None else "taluva"
-            raise UsageError(f"unrecognized arguments: {' '.join(extra)} (see '{where} --help')")
+            raise UsageError(
+                _(
+                    "unrecognized arguments: {arguments} (see '{command} --help')",
+                    arguments=" ".join(extra),
+                    command=where,
+                )
+            )
         if handler is None:
-            raise UsageError("no command given (see 'taluva --help')")
+            raise UsageError(_("no command given (see 'taluva --help')"))
         code = handler(args)
         sys.stdout.flush()
         return EXIT_OK if code is None else code
     except (UsageError, InputError) as error:
-        print(f"taluva: error: {error}", file=sys.stderr)
+        print(f"taluva: error: {error_words(error)}", file=sys.stderr)
         return error.exit_code
     except IllegalMove as error:
-        print(f"taluva: error: {error}", file=sys.stderr)
+        print(f"taluva: error: {error_words(error)}", file=sys.stderr)
         return EXIT_INPUT
     except KeyboardInterrupt:
         print("taluva: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+
     except BrokenPipeError:
         # The reader went away (``taluva moves g.json | head``): stop quietly.
         _silence_stdout()

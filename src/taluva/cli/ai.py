@@ -19,6 +19,7 @@ from taluva.ai.levels import level_range
 from taluva.cli.common import (
     FORMATTER,
     add_json_option,
+    add_lang_option,
     add_level_option,
     add_progress_option,
     add_record_argument,
@@ -28,6 +29,8 @@ from taluva.cli.common import (
 )
 from taluva.cli.errors import InputError, UsageError, needs_extra
 from taluva.engine.options import PLAYER_COUNTS, TILES_PER_PLAYER_CHOICES, player_count_range
+from taluva.lang import _, say
+from taluva.terminal.words import decimal
 
 if TYPE_CHECKING:  # the arena needs the ai extra, so it is imported when a command runs
     from taluva.ai.arena import MapFunction, Task, TaskResult
@@ -64,6 +67,7 @@ def _add_hint(subparsers: Any) -> None:
     add_record_argument(hint, _RECORD_HELP)
     add_level_option(hint, f"AI level {level_range()} (default 5)")
     add_json_option(hint)
+    add_lang_option(hint)
     hint.set_defaults(func=_cmd_hint)
 
 
@@ -123,6 +127,7 @@ def _add_review(subparsers: Any) -> None:
     add_progress_option(
         review, "report progress on standard error (default: when it is a terminal)"
     )
+    add_lang_option(review)
     review.set_defaults(func=_cmd_review)
 
 
@@ -238,16 +243,25 @@ def _cmd_review(args: argparse.Namespace) -> int:
 
     game = read_game(args.record)
     if not game.ply:
-        raise InputError(f"{args.record}: the record has no moves to review")
+        raise InputError(_("{path}: the record has no moves to review", path=args.record))
     last = game.ply if args.last is None else args.last
     if args.first > last or last > game.ply:
         raise UsageError(
-            f"--from {args.first} --to {last}: {args.record} has moves 1 to {game.ply}"
+            _(
+                "--from {first} --to {last}: {path} has moves 1 to {moves}",
+                first=str(args.first),
+                last=str(last),
+                path=args.record,
+                moves=str(game.ply),
+            )
         )
     if args.mistake > args.blunder:
         raise UsageError(
-            f"--mistake {args.mistake:g} is above --blunder {args.blunder:g}: a blunder is "
-            "the bigger loss"
+            _(
+                "--mistake {mistake} is above --blunder {blunder}: a blunder is the bigger loss",
+                mistake=format(args.mistake, "g"),
+                blunder=format(args.blunder, "g"),
+            )
         )
     show = progress_wanted(args.progress, sys.stderr)
     result = review(
@@ -262,7 +276,7 @@ def _cmd_review(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_json()))
     else:
-        print("\n".join(result.lines()))
+        print("\n".join(say(line) for line in result.lines()))
     return 0
 
 
@@ -272,11 +286,12 @@ def _review_progress(stream: Any) -> Callable[[int, int], None]:
     tty = bool(getattr(stream, "isatty", None) and stream.isatty())
 
     def show(done: int, total: int) -> None:
+        words = _("reviewing: position {done} of {total}", done=done, total=total)
         if tty:
             end = "\n" if done == total else ""
-            stream.write(f"\rreviewing: position {done} of {total}{end}")
+            stream.write(f"\r{words}{end}")
         elif done == total or done % max(1, total // 10) == 0:
-            stream.write(f"reviewing: position {done} of {total}\n")
+            stream.write(f"{words}\n")
         stream.flush()
 
     return show
@@ -287,7 +302,9 @@ def _cmd_hint(args: argparse.Namespace) -> int:
 
     game = read_game(args.record)
     if game.result is not None:
-        raise UsageError(f"{args.record}: the game is over, there is no move to suggest")
+        raise UsageError(
+            _("{path}: the game is over, there is no move to suggest", path=args.record)
+        )
     move, value, plan = hint_plan(game, args.level)
     player = game.players[game.to_move]
     if args.json:
@@ -303,10 +320,17 @@ def _cmd_hint(args: argparse.Namespace) -> int:
             )
         )
         return 0
-    print(f"best move: {move}")
+    print(_("best move: {move}", move=str(move)))
     if len(plan.moves) > 1:
-        print("plan for the turn: " + ", then ".join(str(m) for m in plan.moves))
-    print(f"evaluation: {value:.2f} for {player} (expected result, 0 = loss, 1 = win)")
+        then = _(", then ")
+        print(_("plan for the turn: {moves}", moves=then.join(str(m) for m in plan.moves)))
+    print(
+        _(
+            "evaluation: {value} for {player} (expected result, 0 = loss, 1 = win)",
+            value=decimal(value),
+            player=say(player),
+        )
+    )
     return 0
 
 

@@ -21,6 +21,8 @@ from taluva.cli.errors import InputError, UsageError, needs_extra
 from taluva.engine.errors import InvalidOption, InvalidRecord
 from taluva.engine.game import Game
 from taluva.engine.options import EXPANSIONS, HOUSE_RULES, PLAYER_COUNTS, player_count_range
+from taluva.lang import LANGUAGES, _
+from taluva.terminal.words import error_words
 
 FORMATTER: Final = argparse.RawDescriptionHelpFormatter
 """Help formatting that keeps the examples' layout."""
@@ -54,12 +56,12 @@ def read_game(source: str) -> Game:
         if source == "-":
             return Game.from_record(sys.stdin.read(), source="<stdin>")
         if Path(source).is_dir():
-            raise InputError(f"{source}: is a directory, not a game record")
+            raise InputError(_("{path}: is a directory, not a game record", path=source))
         return Game.load(source)
     except InvalidRecord as error:
-        raise InputError(str(error)) from None
+        raise InputError(error_words(error)) from None
     except UnicodeDecodeError:
-        raise InputError("<stdin>: not UTF-8 text") from None
+        raise InputError(_("<stdin>: not UTF-8 text")) from None
 
 
 def write_game(game: Game, output: str) -> None:
@@ -98,7 +100,7 @@ def new_game(
             house_rules=house_rules,
         )
     except InvalidOption as error:
-        raise UsageError(str(error)) from None
+        raise UsageError(error_words(error)) from None
 
 
 def whole_number(minimum: int) -> Callable[[str], int]:
@@ -163,6 +165,21 @@ def add_players_option(parser: argparse.ArgumentParser) -> None:
 def add_seed_option(parser: argparse.ArgumentParser, help: str, default: int | None = None) -> None:
     """``--seed S``: what the shuffle or the search starts from, so a run can be repeated."""
     parser.add_argument("--seed", type=int, default=default, metavar="S", help=help)
+
+
+def add_lang_option(parser: argparse.ArgumentParser) -> None:
+    """``--lang CODE``: the language a player reads (``main`` reads it before parsing, so
+    that the help is in it too); the default is the environment's, else English."""
+    codes = ", ".join(LANGUAGES)
+    parser.add_argument(
+        "--lang",
+        metavar="CODE",
+        help=_(
+            "the language to play in: {codes} (default: the environment's LANGUAGE, LC_ALL, "
+            "LC_MESSAGES or LANG, else English)",
+            codes=codes,
+        ),
+    )
 
 
 def add_level_option(parser: argparse.ArgumentParser, help: str) -> None:
@@ -437,7 +454,7 @@ def add_game_options(
         type=int,
         default=12,
         metavar="T",
-        help="12 (default), or 18 or 24 in a two-player game",
+        help=_("12 (default), or 18 or 24 in a two-player game"),
     )
     parser.add_argument(
         "--expansion",
@@ -453,5 +470,5 @@ def add_game_options(
         dest="house_rules",
         default=[],
         metavar="R",
-        help=f"a house rule (repeat for more): {', '.join(HOUSE_RULES)}",
+        help=_("a house rule (repeat for more): {rules}", rules=", ".join(HOUSE_RULES)),
     )

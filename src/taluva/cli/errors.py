@@ -7,18 +7,29 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Final
 
+from taluva.engine.wording import N_
+from taluva.lang import _
+
 EXIT_OK: Final = 0
 EXIT_INPUT: Final = 1
 EXIT_USAGE: Final = 2
 EXIT_INTERRUPTED: Final = 130
 
-EXIT_CODES_HELP: Final = """\
+EXIT_CODES_HELP: Final = N_(
+    """\
 exit codes:
   0    success
   1    an input file is missing, unreadable, not JSON or not a valid game record
        (or an output file cannot be written)
   2    the command line is wrong (unknown command or option, bad value)
   130  interrupted (Ctrl-C)"""
+)
+"""The exit codes as every command's help ends with them (English: the operators' commands)."""
+
+
+def exit_codes_help() -> str:
+    """The exit codes in the player's language, for the help of the commands players use."""
+    return _(EXIT_CODES_HELP)
 
 
 class UsageError(Exception):
@@ -35,7 +46,13 @@ class InputError(Exception):
     @classmethod
     def unwritable(cls, path: object, error: OSError) -> InputError:
         """The error for an output file that cannot be written, with the system's reason."""
-        return cls(f"{path}: cannot write ({error.strerror or error})")
+        return cls(
+            _(
+                "{path}: cannot write ({reason})",
+                path=str(path),
+                reason=error.strerror or str(error),
+            )
+        )
 
 
 @contextmanager

@@ -10,8 +10,10 @@ import sys
 from pathlib import Path
 from typing import Any, Final
 
-from taluva.cli.common import FORMATTER, ai_level, whole_number, wrap
-from taluva.cli.errors import EXIT_CODES_HELP, InputError, UsageError, needs_extra
+from taluva.cli.common import FORMATTER, add_lang_option, ai_level, whole_number, wrap
+from taluva.cli.errors import EXIT_CODES_HELP, InputError, UsageError, exit_codes_help, needs_extra
+from taluva.lang import _, say
+from taluva.terminal.words import error_words
 
 MAKE_EPILOG: Final = f"""\
 examples:
@@ -34,13 +36,17 @@ examples:
 
 {EXIT_CODES_HELP}"""
 
-PUZZLE_EPILOG: Final = f"""\
+
+def puzzle_epilog() -> str:
+    """The end of ``taluva puzzle --help``: examples, in the player's language."""
+    words = _(
+        """\
 examples:
   taluva puzzle                 puzzles of every theme, full screen
   taluva puzzle --theme tower   only puzzles won by the last tower
-  taluva puzzle --plain         line by line: type the tile, then the build
-
-{EXIT_CODES_HELP}"""
+  taluva puzzle --plain         line by line: type the tile, then the build"""
+    )
+    return f"{words}\n\n{exit_codes_help()}"
 
 
 def register(subparsers: Any) -> None:
@@ -131,20 +137,23 @@ def register(subparsers: Any) -> None:
 
     puzzle = subparsers.add_parser(
         "puzzle",
-        help="solve puzzles: find the turn that wins at once, or stops a win",
+        help=_("solve puzzles: find the turn that wins at once, or stops a win"),
         description=wrap(
-            "Solve the shipped puzzles: each is a position from a real game where one turn "
-            "(a tile placement, then a build) wins at once, or stops the opponent's win at "
-            "once. A wrong turn is answered with what it misses and the answer; right "
-            "answers in a row make a streak."
+            _(
+                "Solve the shipped puzzles: each is a position from a real game where one turn "
+                "(a tile placement, then a build) wins at once, or stops the opponent's win at "
+                "once. A wrong turn is answered with what it misses and the answer; right "
+                "answers in a row make a streak."
+            )
         ),
-        epilog=PUZZLE_EPILOG,
+        epilog=puzzle_epilog(),
         formatter_class=FORMATTER,
     )
-    puzzle.add_argument("--theme", help="only puzzles of this theme (see --list)")
-    puzzle.add_argument("--list", action="store_true", help="list the themes and stop")
-    puzzle.add_argument("--plain", action="store_true", help="line-by-line text mode")
-    puzzle.add_argument("--seed", type=int, default=None, help="seed of the puzzle order")
+    puzzle.add_argument("--theme", help=_("only puzzles of this theme (see --list)"))
+    puzzle.add_argument("--list", action="store_true", help=_("list the themes and stop"))
+    puzzle.add_argument("--plain", action="store_true", help=_("line-by-line text mode"))
+    puzzle.add_argument("--seed", type=int, default=None, help=_("seed of the puzzle order"))
+    add_lang_option(puzzle)
     puzzle.set_defaults(func=_cmd_puzzle)
 
 
@@ -258,20 +267,20 @@ def _cmd_puzzle(args: argparse.Namespace) -> int:
     if args.list:
         counts = puzzles.theme_counts()
         for theme, words in THEMES.items():
-            print(f"{theme:<9} {counts[theme]:>4}  {words}")
+            print(f"{theme:<9} {counts[theme]:>4}  {say(words)}")
         return 0
     try:
         chosen = puzzles.with_theme(args.theme)
     except PuzzleError as error:
-        raise UsageError(str(error)) from None
+        raise UsageError(error_words(error)) from None
     if args.plain:
         from taluva.terminal.puzzle_plain import run_plain_puzzles
 
         return run_plain_puzzles(chosen, sys.stdin, sys.stdout, seed=args.seed)
-    with needs_extra("terminal", "the full-screen puzzles need Textual", ", or use --plain"):
+    with needs_extra("terminal", _("the full-screen puzzles need Textual"), _(", or use --plain")):
         from taluva.terminal.puzzle_app import PuzzleApp
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise UsageError("the full-screen puzzles need a terminal; use --plain for pipes")
+        raise UsageError(_("the full-screen puzzles need a terminal; use --plain for pipes"))
 
     PuzzleApp(chosen, seed=args.seed).run()
     return 0

@@ -7,49 +7,59 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from typing import Any, Final
+from typing import Any
 
-from taluva.cli.common import FORMATTER
-from taluva.cli.errors import EXIT_CODES_HELP, UsageError, needs_extra
+from taluva.cli.common import FORMATTER, add_lang_option
+from taluva.cli.errors import UsageError, exit_codes_help, needs_extra
+from taluva.lang import _
 
-LEARN_EPILOG: Final = f"""\
+
+def learn_epilog() -> str:
+    """The end of ``taluva learn --help``: examples and keys, in the player's language."""
+    words = _(
+        """\
 examples:
   taluva learn                  the lesson full screen: about ten minutes, a won game
   taluva learn --plain          line by line: type each step's move in notation
   taluva learn --plain --compact    a smaller board for narrow terminals
 
 keys of the full-screen lesson: the game's keys ('taluva play', press ? for the list),
-  h shows the step's move; at the end, p plays the computer at its first level
-
-{EXIT_CODES_HELP}
-  with --plain, 1 also means that the input ended before the lesson did"""
+  h shows the step's move; at the end, p plays the computer at its first level"""
+    )
+    ending = _("  with --plain, 1 also means that the input ended before the lesson did")
+    return f"{words}\n\n{exit_codes_help()}\n{ending}"
 
 
 def register(subparsers: Any) -> None:
     """Add ``learn`` to the ``taluva`` command line."""
     learn = subparsers.add_parser(
         "learn",
-        help="learn to play: a guided first game against scripted opponents",
-        description="Play a guided first game: each step says what to do and why, outlines "
-        "the hexes to use and accepts only the move it teaches (any other move is answered "
-        "in one line). Every rule of the base game comes up, and the game ends with your "
-        "win; then one key starts a game against the computer.",
-        epilog=LEARN_EPILOG,
+        help=_("learn to play: a guided first game against scripted opponents"),
+        description=_(
+            "Play a guided first game: each step says what to do and why, outlines the hexes "
+            "to use and accepts only the move it teaches (any other move is answered in one "
+            "line). Every rule of the base game comes up, and the game ends with your win; "
+            "then one key starts a game against the computer."
+        ),
+        epilog=learn_epilog(),
         formatter_class=FORMATTER,
     )
     learn.add_argument(
-        "--plain", action="store_true", help="line-by-line text mode instead of full screen"
+        "--plain", action="store_true", help=_("line-by-line text mode instead of full screen")
     )
     learn.add_argument(
-        "--compact", action="store_true", help="with --plain: a smaller board without coordinates"
+        "--compact",
+        action="store_true",
+        help=_("with --plain: a smaller board without coordinates"),
     )
     learn.add_argument(
         "--ai-delay",
         type=float,
         default=0.8,
         metavar="SECONDS",
-        help="full screen: pause after each opponent's move so you can follow it (default 0.8)",
+        help=_("full screen: pause after each opponent's move so you can follow it (default 0.8)"),
     )
+    add_lang_option(learn)
     learn.set_defaults(func=_cmd_learn)
 
 
@@ -58,17 +68,20 @@ def _cmd_learn(args: argparse.Namespace) -> int:
     from taluva.terminal.lesson import LessonSession, run_plain_lesson
 
     if args.ai_delay < 0:
-        raise UsageError(f"--ai-delay {args.ai_delay}: a pause cannot be negative")
+        raise UsageError(
+            _("--ai-delay {delay}: a pause cannot be negative", delay=str(args.ai_delay))
+        )
     session = LessonSession(load_tutorial())
     if args.plain:
         return run_plain_lesson(session, sys.stdin, sys.stdout, scale=1 if args.compact else 2)
-    with needs_extra("terminal", "the full-screen lesson needs Textual", ", or use --plain"):
+    with needs_extra("terminal", _("the full-screen lesson needs Textual"), _(", or use --plain")):
         from taluva.terminal.app import TaluvaApp
         from taluva.terminal.lesson import FIRST_LEVEL
         from taluva.terminal.lesson_app import PLAY_LEVEL, LessonApp
         from taluva.terminal.session import Session, parse_seats
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise UsageError("the full-screen lesson needs a terminal; use --plain for pipes")
+        raise UsageError(_("the full-screen lesson needs a terminal; use --plain for pipes"))
+
     lesson = LessonApp(session, ai_delay=args.ai_delay)
     lesson.run()
     if lesson.choice == PLAY_LEVEL:

@@ -15,8 +15,10 @@ from textual.timer import Timer
 from taluva.engine.errors import IllegalMove
 from taluva.engine.game import Game
 from taluva.engine.moves import Move
+from taluva.lang import _
 from taluva.terminal.pointer import Pointer
 from taluva.terminal.session import Session, ai_hint
+from taluva.terminal.words import carried, decimal, error_words
 
 
 class Host(Protocol):
@@ -69,7 +71,7 @@ class AiTurns:
         token = self.token
         game = self.session.game.copy()
         self.host.refresh_view()
-        work = partial(self.think, token, game)
+        work = carried(partial(self.think, token, game))
         self.host.app.run_worker(work, thread=True, group="ai", exit_on_error=False)
 
     def think(self, token: int, game: Game) -> None:
@@ -90,14 +92,16 @@ class AiTurns:
             host.after_change()  # the position changed meanwhile (undo, load): think again
             return
         if error is not None or move is None:
-            self.stop(f"The AI failed: {error}. Undo, load or quit.")
+            reason = "" if error is None else error_words(error)
+            self.stop(_("The AI failed: {reason}. Undo, load or quit.", reason=reason))
             return
         try:
             self.session.play(move)
         except IllegalMove as failure:
-            self.stop(f"The AI chose an illegal move: {failure}")
+            self.stop(_("The AI chose an illegal move: {reason}", reason=error_words(failure)))
             return
-        host.say(f"{self.session.game.players[self._mover_of_last()]} played {move}.")
+        player = self.session.game.players[self._mover_of_last()]
+        host.say(_("{player} played {move}.", player=player, move=str(move)))
         if self.session.ai_to_move and self.delay > 0:
             host.refresh_view()
             self.timer = host.app.set_timer(self.delay, self.after_pause)
@@ -129,10 +133,10 @@ class AiTurns:
         (or the cursor) goes there when it answers."""
         host, pointer = self.host, self.host.pointer
         if not pointer.human_turn or (pointer.drawing_choice() and pointer.double is None):
-            host.say("A hint is for a person about to place a tile or build.")
+            host.say(_("A hint is for a person about to place a tile or build."))
             host.refresh_view()
             return
-        host.say("Asking the AI for a hint…")
+        host.say(_("Asking the AI for a hint…"))
         host.refresh_view()
         token = self.token
         game = self.session.game.copy()
@@ -141,19 +145,25 @@ class AiTurns:
             try:
                 move, value = ai_hint(game, self.hint_level)
             except Exception as error:  # shown on screen
-                host.app.call_from_thread(self.hint_done, token, None, 0.0, str(error))
+                host.app.call_from_thread(self.hint_done, token, None, 0.0, error_words(error))
             else:
                 host.app.call_from_thread(self.hint_done, token, move, value, "")
 
-        host.app.run_worker(work, thread=True, group="hint", exit_on_error=False)
+        host.app.run_worker(carried(work), thread=True, group="hint", exit_on_error=False)
 
     def hint_done(self, token: int, move: Move | None, value: float, error: str) -> None:
         host = self.host
         if token != self.token or not host.pointer.human_turn:
             return
         if move is None:
-            host.say(f"No hint: {error}", "red")
+            host.say(_("No hint: {reason}", reason=error), "red")
         else:
             host.pointer.follow_hint(move)
-            host.say(f"Hint: {move} (AI rates your position {value:.2f})", "bold magenta")
+            words = _(
+                "Hint: {move} (AI rates your position {value})",
+                move=str(move),
+                value=decimal(value),
+            )
+            host.say(words, "bold magenta")
+
         host.refresh_view()

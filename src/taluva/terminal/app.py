@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from typing import ClassVar
 
-from rich.text import Text
+from rich.text import Text as RichText
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -19,12 +19,15 @@ from textual.widgets import Footer, Static
 
 from taluva.engine.game import Game
 from taluva.engine.moves import Move
+from taluva.engine.wording import T
+from taluva.lang import _, say
 from taluva.render.position import position_at
 from taluva.terminal.board import BoardView, MapPane
 from taluva.terminal.game_screen import GameScreen
 from taluva.terminal.mapview import Overlay, draw_map
 from taluva.terminal.replay import describe_ply
 from taluva.terminal.session import Session, pieces_in_words
+from taluva.terminal.words import say_bindings
 
 
 class TaluvaApp(App[None]):
@@ -42,6 +45,7 @@ class TaluvaApp(App[None]):
         win_chance: bool = False,
     ) -> None:
         super().__init__()
+        say_bindings(self)
         self.session = session
         self.game_screen = GameScreen(
             session, ai_delay=ai_delay, hint_level=hint_level, win_chance=win_chance
@@ -104,16 +108,18 @@ class ReplayApp(App[None]):
     TITLE = "Taluva replay"
     CSS = "#side { width: 46; padding: 0 1; background: $panel; }"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,n,space", "step(1)", "Next"),
-        Binding("left,p,backspace", "step(-1)", "Previous"),
-        Binding("home", "jump(0)", "Start"),
-        Binding("end", "jump(-1)", "End"),
-        Binding("z", "zoom", "Zoom"),
-        Binding("q,escape", "quit", "Quit"),
+        Binding("right,n,space", "step(1)", T("Next")),
+        Binding("left,p,backspace", "step(-1)", T("Previous")),
+        Binding("home", "jump(0)", T("Start")),
+        Binding("end", "jump(-1)", T("End")),
+        Binding("z", "zoom", T("Zoom")),
+        Binding("q,escape", "quit", T("Quit")),
     ]
 
     def __init__(self, game: Game, start: int = 0) -> None:
         super().__init__()
+        say_bindings(self)
+        self.title = _("Taluva replay")
         self.record_game = game
         self.ply = start
         self.scale = 1
@@ -132,15 +138,17 @@ class ReplayApp(App[None]):
         game = self.record_game
         position = position_at(game, self.ply)
         self.query_one(BoardView).show(draw_map(position, scale=self.scale, margin=1))
-        text = Text(describe_ply(game, self.ply) + "\n\n", "bold")
+        text = RichText(describe_ply(game, self.ply) + "\n\n", "bold")
         for player, name in enumerate(position.players):
             placed, left = pieces_in_words(position, player)
-            text.append(f"{name}: placed {placed}; left {left}\n")
+            pieces = _("placed {placed}; left {left}", placed=placed, left=left)
+            text.append(_("{player}: {pieces}", player=say(name), pieces=pieces) + "\n")
         if position.is_over:
             headline, lines = position.result_in_words()
-            text.append(f"\n{headline}\n", "bold")
-            text.append("".join(line + "\n" for line in lines))
-        text.append("\n←/→ step, Home/End jump, z zoom, q quit", "dim")
+            text.append(f"\n{say(headline)}\n", "bold")
+            text.append("".join(say(line) + "\n" for line in lines))
+        text.append("\n" + _("←/→ step, Home/End jump, z zoom, q quit"), "dim")
+
         self.query_one("#info", Static).update(text)
 
     def action_step(self, step: int) -> None:

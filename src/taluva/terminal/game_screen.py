@@ -19,6 +19,8 @@ from taluva.engine.errors import IllegalMove, InvalidRecord
 from taluva.engine.game import Game
 from taluva.engine.hexes import format_hex
 from taluva.engine.moves import HUT, Move
+from taluva.engine.wording import T
+from taluva.lang import _, say
 from taluva.learn.guide import load_guide
 from taluva.terminal.ai_turns import AiTurns
 from taluva.terminal.board import BoardView
@@ -29,6 +31,7 @@ from taluva.terminal.pointer import Pointer
 from taluva.terminal.screens import EndScreen, HelpScreen, PathScreen
 from taluva.terminal.session import SeatError, Session
 from taluva.terminal.win_chance import WinChanceBar
+from taluva.terminal.words import error_words, say_bindings
 
 
 class GameScreen(Screen[None]):
@@ -41,22 +44,22 @@ class GameScreen(Screen[None]):
         Binding("right", "cursor(0)", "E", show=False, priority=True),
         Binding("up", "cursor_row(-1)", "up", show=False, priority=True),
         Binding("down", "cursor_row(1)", "down", show=False, priority=True),
-        Binding("r", "rotate(-1)", "Rotate"),
-        Binding("R", "rotate(1)", "Rotate back", show=False),
-        Binding("enter", "select", "Place/Build"),
-        Binding("tab", "next_spot(1)", "Next spot", priority=True),
-        Binding("shift+tab", "next_spot(-1)", "Previous spot", show=False, priority=True),
-        Binding("colon", "command", "Type move"),
-        Binding("d", "draw_choice", "Draw/double", show=False),
-        Binding("u", "undo", "Undo"),
-        Binding("h", "hint", "Hint"),
-        Binding("w", "win_chance", "Win chances", show=False),
-        Binding("s", "save", "Save"),
-        Binding("l", "load", "Load"),
-        Binding("z", "zoom", "Zoom", show=False),
-        Binding("p", "pause", "Pause AI", show=False),
-        Binding("question_mark,f1", "help", "Help"),
-        Binding("q", "quit_game", "Quit"),
+        Binding("r", "rotate(-1)", T("Rotate")),
+        Binding("R", "rotate(1)", T("Rotate back"), show=False),
+        Binding("enter", "select", T("Place/Build")),
+        Binding("tab", "next_spot(1)", T("Next spot"), priority=True),
+        Binding("shift+tab", "next_spot(-1)", T("Previous spot"), show=False, priority=True),
+        Binding("colon", "command", T("Type move")),
+        Binding("d", "draw_choice", T("Draw/double"), show=False),
+        Binding("u", "undo", T("Undo")),
+        Binding("h", "hint", T("Hint")),
+        Binding("w", "win_chance", T("Win chances"), show=False),
+        Binding("s", "save", T("Save")),
+        Binding("l", "load", T("Load")),
+        Binding("z", "zoom", T("Zoom"), show=False),
+        Binding("p", "pause", T("Pause AI"), show=False),
+        Binding("question_mark,f1", "help", T("Help")),
+        Binding("q", "quit_game", T("Quit")),
     ]
     AUTO_FOCUS = "#board"
 
@@ -64,6 +67,7 @@ class GameScreen(Screen[None]):
         self, session: Session, *, ai_delay: float, hint_level: int, win_chance: bool = False
     ) -> None:
         super().__init__()
+        say_bindings(self)
         self.session = session
         self.pointer = Pointer(session)
         self.ai = AiTurns(self, session, delay=ai_delay, hint_level=hint_level)
@@ -83,7 +87,8 @@ class GameScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.app.sub_title = f"seed {self.session.seed}" if self.session.seed is not None else ""
+        seed = self.session.seed
+        self.app.sub_title = "" if seed is None else _("seed {seed}", seed=str(seed))
         self.pointer.reset()
         self.query_one(BoardView).focus()
         self.after_change()
@@ -127,12 +132,17 @@ class GameScreen(Screen[None]):
         try:
             played = self.session.play(move)
         except IllegalMove as error:
-            self.say(f"Not played: {error}{self.rule_pointer(str(move))}", "bold red")
+            words = _(
+                "Not played: {reason}{rule}",
+                reason=error_words(error),
+                rule=self.rule_pointer(str(move)),
+            )
+            self.say(words, "bold red")
             self.refresh_view()
             return False
         self.explained = None
         self.pointer.hinted = None
-        self.say(f"Played {played}.")
+        self.say(_("Played {move}.", move=str(played)))
         self.quit_armed = False
         if self.game.phase == "tile" and self.game.tile is not None:
             self.pointer.reset()
@@ -192,7 +202,7 @@ class GameScreen(Screen[None]):
     def action_next_spot(self, step: int) -> None:
         """Jump to the next (or previous) legal spot in reading order from the cursor."""
         if not self.pointer.next_spot(step):
-            self.say("No legal spot to jump to now.")
+            self.say(_("No legal spot to jump to now."))
         self.refresh_view()
 
     def action_zoom(self) -> None:
@@ -215,9 +225,13 @@ class GameScreen(Screen[None]):
         builds = pointer.builds_at(pointer.cursor)
         if not builds:
             refused = Move(HUT, pointer.cursor)
-            reason = game.explain(refused) or "nothing may be built here now"
+            explained = game.explain(refused)
+            reason = _("nothing may be built here now") if explained is None else say(explained)
             rule = self.rule_pointer(str(refused))
-            self.say(f"No build on {format_hex(pointer.cursor)}: {reason}{rule}", "red")
+            where = format_hex(pointer.cursor)
+            self.say(
+                _("No build on {hex}: {reason}{rule}", hex=where, reason=reason, rule=rule), "red"
+            )
             self.refresh_view()
             return
 
@@ -239,7 +253,7 @@ class GameScreen(Screen[None]):
         def chosen(key: str | None) -> None:
             self.choice_open = False
             if key is None:
-                self.say("Choose with d: draw a tile or take a double-hex tile.")
+                self.say(_("Choose with d: draw a tile or take a double-hex tile."))
                 self.refresh_view()
             elif key == "draw":
                 self.play_move("draw")
@@ -259,7 +273,7 @@ class GameScreen(Screen[None]):
         if message.text and self.pointer.human_turn:
             self.play_move(message.text)
         elif message.text:
-            self.say("Wait for your turn to type a move.")
+            self.say(_("Wait for your turn to type a move."))
             self.refresh_view()
 
     def action_hint(self) -> None:
@@ -267,7 +281,10 @@ class GameScreen(Screen[None]):
 
     def action_win_chance(self) -> None:
         self.chances.toggle()
-        self.say("Win chances shown (w hides them)." if self.chances.on else "Win chances hidden.")
+        if self.chances.on:
+            self.say(_("Win chances shown (w hides them)."))
+        else:
+            self.say(_("Win chances hidden."))
         self.refresh_view()
 
     # ------------------------------------------------------------------ keys: the game
@@ -276,10 +293,11 @@ class GameScreen(Screen[None]):
         try:
             taken = self.session.undo()
         except IllegalMove as error:
-            self.say(f"Cannot undo: {error}.", "red")
+            self.say(_("Cannot undo: {reason}.", reason=error_words(error)), "red")
             self.refresh_view()
             return
-        self.position_replaced("Took back " + ", ".join(str(m) for m in reversed(taken)) + ".")
+        moves = ", ".join(str(m) for m in reversed(taken))
+        self.position_replaced(_("Took back {moves}.", moves=moves))
 
     def action_save(self) -> None:
         default = f"taluva-{datetime.now():%Y%m%d-%H%M%S}.json"
@@ -289,12 +307,12 @@ class GameScreen(Screen[None]):
                 try:
                     saved = self.session.save(path)
                 except InvalidRecord as error:
-                    self.say(f"Not saved: {error}", "bold red")
+                    self.say(_("Not saved: {reason}", reason=error_words(error)), "bold red")
                 else:
-                    self.say(f"Saved to {saved}.")
+                    self.say(_("Saved to {path}.", path=str(saved)))
             self.refresh_view()
 
-        self.app.push_screen(PathScreen("Save the game record to:", default), chosen)
+        self.app.push_screen(PathScreen(_("Save the game record to:"), default), chosen)
 
     def action_load(self) -> None:
         def chosen(path: str | None) -> None:
@@ -303,17 +321,17 @@ class GameScreen(Screen[None]):
             try:
                 self.session.load(path)
             except (InvalidRecord, SeatError) as error:
-                self.say(f"Not loaded: {error}", "bold red")
+                self.say(_("Not loaded: {reason}", reason=error_words(error)), "bold red")
                 self.refresh_view()
                 return
             self.ai.paused = False
-            self.position_replaced(f"Loaded {path} at ply {self.game.ply}.")
+            self.position_replaced(_("Loaded {path} at ply {ply}.", path=path, ply=self.game.ply))
 
-        self.app.push_screen(PathScreen("Load a game record from:", ""), chosen)
+        self.app.push_screen(PathScreen(_("Load a game record from:"), ""), chosen)
 
     def action_pause(self) -> None:
         self.ai.paused = not self.ai.paused
-        self.say("AI paused." if self.ai.paused else "AI resumed.")
+        self.say(_("AI paused.") if self.ai.paused else _("AI resumed."))
         if self.ai.paused:
             self.refresh_view()
         else:
@@ -323,7 +341,9 @@ class GameScreen(Screen[None]):
         """Remember the guide's section on a refused move, for ``?``; the words saying so."""
         section = load_guide().section_for_move(self.game, move)
         self.explained = None if section is None else section.id
-        return "" if section is None else f" (? for the rule: {section.title})"
+        if section is None:
+            return ""
+        return " " + _("(? for the rule: {title})", title=say(section.title))
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(self.game.expansions, self.explained))
@@ -334,7 +354,7 @@ class GameScreen(Screen[None]):
             self.app.exit()
             return
         self.quit_armed = True
-        self.say("Press q again to quit (s saves the game first).", "bold yellow")
+        self.say(_("Press q again to quit (s saves the game first)."), "bold yellow")
         self.refresh_view()
 
     def end_choice(self, choice: str | None) -> None:
@@ -346,5 +366,5 @@ class GameScreen(Screen[None]):
             self.action_save()
         elif choice == "new":
             self.session.new_game()
-            self.app.sub_title = f"seed {self.session.seed}"
-            self.position_replaced("A new game.")
+            self.app.sub_title = _("seed {seed}", seed=str(self.session.seed))
+            self.position_replaced(_("A new game."))

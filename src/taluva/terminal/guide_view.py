@@ -14,10 +14,12 @@ from typing import Final
 
 from taluva.engine.game import Game
 from taluva.engine.moves import EXPAND, Move
+from taluva.engine.wording import T
+from taluva.lang import _, say
 from taluva.learn.guide import Picture, Section, marked_hexes, plain, refused_tile
 from taluva.terminal.mapview import MapPicture, Overlay, draw_map
 
-BOARD_LEGEND: Final = (
+BOARD_LEGEND: Final = T(
     "Each picture is drawn as in 'taluva play --plain': a hex shows its terrain letter, its "
     "coordinates, its level and any piece (a or b: the owner; h hut, T temple, W tower, "
     "S ship). *** marks the move a picture shows, or the move the rules refuse."
@@ -58,21 +60,24 @@ def picture_notes(picture: Picture) -> tuple[str, str | None]:
     """The caption, and the engine's word on the picture: its refusal of the refused move,
     or how the game ended (None when it says nothing)."""
     drawing = picture.draw()
+    caption = plain(say(picture.caption))
     if drawing.refusal is not None:
-        return plain(picture.caption), f"Refused: {drawing.refusal}."
+        return caption, _("Refused: {reason}.", reason=say(drawing.refusal))
     if drawing.result is not None:
-        return plain(picture.caption), f"The end: {drawing.result}."
-    return plain(picture.caption), None
+        return caption, _("The end: {result}.", result=say(drawing.result))
+    return caption, None
 
 
 def section_plain(section: Section, *, boards: bool = True, width: int = 79) -> str:
     """A section as plain text: its words, then each picture's caption, its text board (with
     ``boards``) and the engine's word on it."""
-    lines = [section.plain_text(width).rstrip("\n")]
+    lines = [say(section.plain_text(width)).rstrip("\n")]
     for number, picture in enumerate(section.pictures, start=1):
         caption, note = picture_notes(picture)
         lines.append("")
-        lines.append(textwrap.fill(f"Picture {number}: {caption}", width))
+        lines.append(
+            textwrap.fill(_("Picture {number}: {caption}", number=number, caption=caption), width)
+        )
         if boards:
             lines.append(picture_map(picture, width, ascii_only=True).text().strip("\n"))
         if note is not None:
@@ -82,6 +87,7 @@ def section_plain(section: Section, *, boards: bool = True, width: int = 79) -> 
 
 def guide_plain(sections: Iterable[Section], *, boards: bool = True, width: int = 79) -> str:
     """Sections one after the other, with the board legend first when boards are drawn."""
-    parts = [textwrap.fill(BOARD_LEGEND, width) + "\n"] if boards else []
+    parts = [textwrap.fill(say(BOARD_LEGEND), width) + "\n"] if boards else []
+
     parts.extend(section_plain(section, boards=boards, width=width) for section in sections)
     return "\n".join(parts)

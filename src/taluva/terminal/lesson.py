@@ -18,6 +18,8 @@ from taluva.engine.errors import IllegalMove
 from taluva.engine.game import Game
 from taluva.engine.hexes import format_hex
 from taluva.engine.moves import Move
+from taluva.engine.wording import T
+from taluva.lang import _, ngettext, say
 from taluva.learn.tutorial import Answer, Step, Tutorial
 from taluva.terminal.mapview import Overlay, draw_map
 from taluva.terminal.session import Seat, Session
@@ -74,37 +76,44 @@ class LessonSession(Session):
         make any move illegal, in the engine's words)."""
         step = self.step
         if step is None:
-            reason = "the lesson is over" if self.game.is_over else "wait for your turn"
+            reason = T("the lesson is over") if self.game.is_over else T("wait for your turn")
             return Answer("illegal", reason)
         return step.answer(self.game, text)
 
     def undo(self) -> list[Move]:
-        raise IllegalMove("the lesson has no undo: each step follows the one game")
+        raise IllegalMove(T("the lesson has no undo: each step follows the one game"))
 
     def load(self, path: object) -> None:
-        raise IllegalMove("the lesson plays its own game: start 'taluva play --load' instead")
+        raise IllegalMove(T("the lesson plays its own game: start 'taluva play --load' instead"))
 
     def new_game(self) -> None:
-        raise IllegalMove("the lesson plays its own game: start 'taluva play' for a new one")
+        raise IllegalMove(T("the lesson plays its own game: start 'taluva play' for a new one"))
 
 
 def step_heading(session: LessonSession, step: Step) -> str:
     """``Step 3 of 8: Erupt here...``."""
-    return f"Step {step.number + 1} of {len(session.tutorial.steps)}: {step.say}"
+    return _(
+        "Step {number} of {steps}: {task}",
+        number=step.number + 1,
+        steps=len(session.tutorial.steps),
+        task=say(step.say),
+    )
 
 
 def answer_words(answer: Answer) -> str:
     """How a refused move is told: another legal move gets the step's answer, an illegal
     one the engine's reason."""
-    words = answer.message if answer.message.endswith(".") else answer.message + "."
-    return words if answer.verdict == "other" else f"Not allowed: {words}"
+    message = say(answer.message)
+    words = message if message.endswith(".") else message + "."
+    return words if answer.verdict == "other" else _("Not allowed: {reason}", reason=words)
 
 
-PLAIN_HELP: Final = """\
+PLAIN_HELP: Final = T("""\
 Type the move the step asks for, in notation (as 'taluva play --plain' reads it), or:
   hint    show the move this step teaches
   board   draw the board again;  moves  list every legal move now
-  help    this text;  quit  stop the lesson"""
+  help    this text;  quit  stop the lesson""")
+"""The lesson's line-mode commands; the command words stay English, like moves."""
 
 
 class PlainLesson:
@@ -128,12 +137,12 @@ class PlainLesson:
         (1)."""
         session = self.session
         tutorial = session.tutorial
-        self.say(tutorial.title.upper())
+        self.say(say(tutorial.title).upper())
         for paragraph in tutorial.intro:
             self.say()
-            self.say(paragraph)
+            self.say(say(paragraph))
         self.say()
-        self.say(PLAIN_HELP, wrap=False)
+        self.say(say(PLAIN_HELP), wrap=False)
         shown: Step | None = None
         while not session.game.is_over:
             step = session.step
@@ -148,19 +157,24 @@ class PlainLesson:
             line = self.read_line()
             if not line:
                 self.say()
-                self.say("The input ended before the lesson did.")
+                self.say(_("The input ended before the lesson did."))
                 return 1
             if self.answer(line.strip()) == "quit":
-                self.say("Lesson left unfinished: 'taluva learn' starts it again.")
+                self.say(_("Lesson left unfinished: 'taluva learn' starts it again."))
                 return 0
         self.show_board()
         for line in session.result_lines():
             self.say(line)
         for paragraph in tutorial.ending:
             self.say()
-            self.say(paragraph)
+            self.say(say(paragraph))
         self.say()
-        self.say(f"Next: 'taluva play --players human,ai:{FIRST_LEVEL}' plays the computer.")
+        self.say(
+            _(
+                "Next: 'taluva play --players human,ai:{level}' plays the computer.",
+                level=str(FIRST_LEVEL),
+            )
+        )
         return 0
 
     def show_step(self, step: Step) -> None:
@@ -169,14 +183,14 @@ class PlainLesson:
         if before is not None and before.then:
             self.say()
             for paragraph in before.then:
-                self.say(paragraph)
+                self.say(say(paragraph))
         self.show_board()
         self.say()
         self.say(step_heading(session, step))
         for paragraph in step.why:
-            self.say(paragraph)
+            self.say(say(paragraph))
         outlined = " ".join(format_hex(h) for h in step.highlight)
-        self.say(f"The hexes to use: {outlined} (marked *** on the board).")
+        self.say(_("The hexes to use: {hexes} (marked *** on the board).", hexes=outlined))
 
     def show_board(self) -> None:
         session = self.session
@@ -188,11 +202,12 @@ class PlainLesson:
         )
         self.say(picture.text().strip("\n"), wrap=False)
         for player in range(session.game.player_count):
-            out = " (out of the game)" if player in session.game.eliminated else ""
-            self.say(f"{session.player_label(player)}: {session.pieces_line(player)}{out}")
+            out = _(" (out of the game)") if player in session.game.eliminated else ""
+            label, pieces = session.player_label(player), session.pieces_line(player)
+            self.say(_("{player}: {pieces}", player=label, pieces=pieces) + out)
         game = session.game
         if not game.is_over:
-            self.say(session.task() + f". Tiles left: {game.tiles_left}.")
+            self.say(_("{task}. Tiles left: {n}.", task=session.task(), n=game.tiles_left))
 
     def reply(self) -> None:
         """Play the opponents' next scripted move and print it."""
@@ -200,8 +215,10 @@ class PlainLesson:
         player = session.game.to_move
         move = session.choose_ai_move()
         session.play(move)
-        out = " and cannot build: out of the game" if player in session.game.eliminated else ""
-        self.say(f"{session.game.ply}. {session.game.players[player]}: {move}{out}")
+        line = f"{session.game.ply}. {say(session.game.players[player])}: {move}"
+        if player in session.game.eliminated:
+            line = _("{move} and cannot build: out of the game", move=line)
+        self.say(line)
 
     def answer(self, line: str) -> str | None:
         session = self.session
@@ -212,22 +229,32 @@ class PlainLesson:
         if command in ("quit", "exit", "q"):
             return "quit"
         if command in ("help", "?"):
-            self.say(PLAIN_HELP, wrap=False)
+            self.say(say(PLAIN_HELP), wrap=False)
         elif command == "board":
             self.show_board()
         elif command == "moves":
             texts = sorted(str(move) for move in session.game.legal_moves())
-            self.say(f"{len(texts)} legal moves: " + "; ".join(texts))
+            count = len(texts)
+            self.say(
+                ngettext(
+                    "{n} legal move: {moves}",
+                    "{n} legal moves: {moves}",
+                    count,
+                    n=count,
+                    moves="; ".join(texts),
+                )
+            )
         elif command == "hint" and step is not None:
-            self.say(f"This step's move: {step.move}")
+            self.say(_("This step's move: {move}", move=str(step.move)))
         else:
             answer = session.answer(line)
             if answer.verdict != "taught":
-                self.say(answer_words(answer) + " Type 'hint' to see the move.")
+                self.say(_("{answer} Type 'hint' to see the move.", answer=answer_words(answer)))
                 return None
+
             move = session.play(line)
             self.say(
-                f"{session.game.ply}. {session.game.players[session.tutorial.learner]}: {move}"
+                f"{session.game.ply}. {say(session.game.players[session.tutorial.learner])}: {move}"
             )
         return None
 

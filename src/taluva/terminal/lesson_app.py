@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Final
 
-from rich.text import Text
+from rich.text import Text as RichText
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen
@@ -15,12 +15,15 @@ from textual.widgets import Static
 
 from taluva.engine.hexes import format_hex
 from taluva.engine.moves import Move
+from taluva.engine.wording import T
+from taluva.lang import _, say
 from taluva.terminal.app import TaluvaApp
 from taluva.terminal.game_screen import GameScreen
 from taluva.terminal.game_view import GameView
 from taluva.terminal.lesson import FIRST_LEVEL, LessonSession, answer_words, step_heading
 from taluva.terminal.mapview import Overlay
 from taluva.terminal.pointer import Pointer
+from taluva.terminal.words import say_bindings
 
 PLAY_LEVEL: Final = "play"
 """``LessonApp.choice`` when the person asked to play the computer after the lesson."""
@@ -45,7 +48,7 @@ class LessonPointer(Pointer):
 class IntroScreen(ModalScreen[None]):
     """The lesson's first words, before the board."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,escape,space", "close", "Start")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,escape,space", "close", T("Start"))]
     DEFAULT_CSS = """
     IntroScreen { align: center middle; }
     IntroScreen > Static { width: 90; max-width: 100%; height: auto; border: thick $accent;
@@ -54,19 +57,20 @@ class IntroScreen(ModalScreen[None]):
 
     def __init__(self, session: LessonSession) -> None:
         super().__init__()
+        say_bindings(self)
         self.session = session
 
     def compose(self) -> ComposeResult:
         tutorial = self.session.tutorial
-        text = Text(tutorial.title + "\n\n", "bold")
+        text = RichText(say(tutorial.title) + "\n\n", "bold")
         for paragraph in tutorial.intro:
-            text.append(paragraph + "\n\n")
-        text.append(
+            text.append(say(paragraph) + "\n\n")
+        keys = _(
             "Keys: arrows or the mouse move the tile, r turns it, Enter places it or opens the "
-            "builds of a hex, h shows the step's move, : types a move, ? lists every key.\n\n",
-            "dim",
+            "builds of a hex, h shows the step's move, : types a move, ? lists every key."
         )
-        text.append("Press Enter to start.", "bold")
+        text.append(keys + "\n\n", "dim")
+        text.append(_("Press Enter to start."), "bold")
         yield Static(text, id="intro-text")
 
     def action_close(self) -> None:
@@ -78,9 +82,13 @@ class EndScreen(ModalScreen[str | None]):
     next."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("p,enter", "choose('play')", f"Play the computer (level {FIRST_LEVEL})"),
-        Binding("escape", "choose('look')", "Look at the board"),
-        Binding("q", "choose('quit')", "Quit"),
+        Binding(
+            "p,enter",
+            "choose('play')",
+            T("Play the computer (level {level})", level=str(FIRST_LEVEL)),
+        ),
+        Binding("escape", "choose('look')", T("Look at the board")),
+        Binding("q", "choose('quit')", T("Quit")),
     ]
     DEFAULT_CSS = """
     EndScreen { align: center middle; }
@@ -90,19 +98,20 @@ class EndScreen(ModalScreen[str | None]):
 
     def __init__(self, session: LessonSession) -> None:
         super().__init__()
+        say_bindings(self)
         self.session = session
 
     def compose(self) -> ComposeResult:
         headline, *lines = self.session.result_lines()
-        text = Text(headline + "\n", "bold")
+        text = RichText(headline + "\n", "bold")
         text.append("".join(line + "\n" for line in lines))
         for paragraph in self.session.tutorial.ending:
-            text.append("\n" + paragraph + "\n")
-        text.append(
-            f"\nEnter or p: play the computer (level {FIRST_LEVEL})   "
-            "Escape: look at the board   q: quit",
-            "bold",
+            text.append("\n" + say(paragraph) + "\n")
+        keys = _(
+            "Enter or p: play the computer (level {level})   Escape: look at the board   q: quit",
+            level=str(FIRST_LEVEL),
         )
+        text.append("\n" + keys, "bold")
         yield Static(text, id="end-text")
 
     def action_choose(self, choice: str) -> None:
@@ -113,9 +122,9 @@ class LessonScreen(GameScreen):
     """The game screen of the lesson (see the module's words), with its own keys."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("h", "hint", "Show the move"),
-        Binding("u", "undo", "Undo", show=False),
-        Binding("l", "load", "Load", show=False),
+        Binding("h", "hint", T("Show the move")),
+        Binding("u", "undo", T("Undo"), show=False),
+        Binding("l", "load", T("Load"), show=False),
     ]
     DEFAULT_CSS = """
     #lesson { dock: top; height: auto; max-height: 45%; padding: 0 1;
@@ -162,21 +171,26 @@ class LessonScreen(GameScreen):
         where), or the end."""
         session = self.session
         step = session.step
-        text = Text()
+        text = RichText()
         before = session.last_step
         if before is not None and before.then and (step is not None or session.ai_to_move):
-            text.append("Meanwhile: ", "bold")
-            text.append(" ".join(before.then) + "\n")
+            text.append(_("Meanwhile:") + " ", "bold")
+            text.append(" ".join(say(paragraph) for paragraph in before.then) + "\n")
         if session.game.is_over:
-            text.append("You won the lesson's game. ", "bold green")
-            text.append(f"Press p for a game against the computer (level {FIRST_LEVEL}).")
+            text.append(_("You won the lesson's game.") + " ", "bold green")
+            text.append(
+                _(
+                    "Press p for a game against the computer (level {level}).",
+                    level=str(FIRST_LEVEL),
+                )
+            )
         elif step is None:
-            text.append("Your opponents are playing…", "italic")
+            text.append(_("Your opponents are playing…"), "italic")
         else:
             text.append(step_heading(session, step) + "\n", "bold yellow")
-            text.append(" ".join(step.why) + "\n")
+            text.append(" ".join(say(paragraph) for paragraph in step.why) + "\n")
             where = " ".join(format_hex(h) for h in step.highlight)
-            text.append(f"Outlined in yellow: {where}.  h shows the move.", "dim")
+            text.append(_("Outlined in yellow: {hexes}.  h shows the move.", hexes=where), "dim")
         self.query_one("#lesson", Static).update(text)
 
     def play_move(self, move: Move | str) -> bool:
@@ -193,14 +207,15 @@ class LessonScreen(GameScreen):
         """Show the step's move: the ghost tile goes there, or the cursor on the build."""
         step = self.session.step
         if step is None:
-            self.say("Wait for your turn: the step's move is shown then.")
+            self.say(_("Wait for your turn: the step's move is shown then."))
         else:
             self.pointer.follow_hint(step.move)
-            self.say(f"This step's move: {step.move}. Press Enter to play it.", "bold magenta")
+            words = _("This step's move: {move}. Press Enter to play it.", move=str(step.move))
+            self.say(words, "bold magenta")
         self.refresh_view()
 
     def action_load(self) -> None:
-        self.say("The lesson plays its own game: load records with 'taluva play --load'.")
+        self.say(_("The lesson plays its own game: load records with 'taluva play --load'."))
         self.refresh_view()
 
     def lesson_end(self, choice: str | None) -> None:
@@ -210,7 +225,12 @@ class LessonScreen(GameScreen):
         elif choice == "quit":
             self.app.exit()
         else:
-            self.say(f"Press p to play the computer (level {FIRST_LEVEL}), q to quit.")
+            self.say(
+                _(
+                    "Press p to play the computer (level {level}), q to quit.",
+                    level=str(FIRST_LEVEL),
+                )
+            )
             self.refresh_view()
 
     def action_pause(self) -> None:
@@ -230,7 +250,10 @@ class LessonApp(TaluvaApp):
 
     def __init__(self, session: LessonSession, *, ai_delay: float = 0.8) -> None:
         App.__init__(self)  # TaluvaApp's own game screen is replaced by the lesson's
+        say_bindings(self)
+        self.title = _("Taluva: learn to play")
         self.session = session
+
         self.game_screen = LessonScreen(session, ai_delay=ai_delay)
 
     @property

@@ -13,30 +13,37 @@ from textual.widgets import OptionList
 from taluva.engine.game import Game
 from taluva.engine.hexes import format_hex
 from taluva.engine.moves import DOUBLE, EXPAND, HUT, SHIP, TEMPLE, TOWER, Move
-from taluva.engine.tiles import TERRAIN_NAMES
+from taluva.engine.wording import T
+from taluva.lang import _, ngettext
 from taluva.learn.guide import load_guide
 from taluva.render.position import doubles_of, move_hexes
 from taluva.terminal.pointer import Pointer
 from taluva.terminal.screens import ChoiceScreen, HelpScreen
 from taluva.terminal.session import tile_words
+from taluva.terminal.words import terrain_word
 
 
 def build_label(move: Move, game: Game) -> str:
     """``Expand into sand: 3 huts on 1,0 2,-1`` and the like, for the action menu."""
     where = " ".join(format_hex(h) for h in move_hexes(move))
     if move.kind == HUT:
-        return f"Hut: found a new settlement on {where}"
+        return _("Hut: found a new settlement on {hexes}", hexes=where)
     if move.kind == EXPAND:
         huts = sum(game.level(h) for h in move.hexes)
-        return (
-            f"Expand into {TERRAIN_NAMES[move.terrain]}: {huts} hut{'s' * (huts != 1)} on {where}"
+        return ngettext(
+            "Expand into {terrain}: {n} hut on {hexes}",
+            "Expand into {terrain}: {n} huts on {hexes}",
+            huts,
+            n=huts,
+            terrain=terrain_word(move.terrain),
+            hexes=where,
         )
     if move.kind == TEMPLE:
-        return f"Temple on {where}"
+        return _("Temple on {hexes}", hexes=where)
     if move.kind == TOWER:
-        return f"Tower on {where}"
+        return _("Tower on {hexes}", hexes=where)
     if move.kind == SHIP:
-        return f"Ship into the lagoon at {where}"
+        return _("Ship into the lagoon at {hexes}", hexes=where)
     return str(move)
 
 
@@ -45,7 +52,7 @@ class RuleMenu(ChoiceScreen):
     highlighted."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("question_mark", "rule", "How to play this"),
+        Binding("question_mark", "rule", T("How to play this")),
     ]
 
     def __init__(
@@ -56,7 +63,7 @@ class RuleMenu(ChoiceScreen):
         on_highlight: Callable[[str | None], None] | None = None,
     ) -> None:
         self.pointer = pointer
-        super().__init__(f"{title}  (? the rule)", choices, on_highlight)
+        super().__init__(_("{title}  (? the rule)", title=title), choices, on_highlight)
 
     def section_of(self, key: str) -> str | None:
         """The guide's section on the choice ``key`` (a move's text)."""
@@ -76,7 +83,8 @@ class BuildMenu(RuleMenu):
     def __init__(self, pointer: Pointer, builds: list[Move], redraw: Callable[[], None]) -> None:
         self.redraw = redraw
         choices = [(str(move), build_label(move, pointer.game)) for move in builds]
-        super().__init__(pointer, f"Build on {format_hex(pointer.cursor)}:", choices, self.preview)
+        title = _("Build on {hex}:", hex=format_hex(pointer.cursor))
+        super().__init__(pointer, title, choices, self.preview)
 
     def preview(self, key: str | None) -> None:
         self.pointer.preview = None if key is None else Move.parse(key)
@@ -88,11 +96,12 @@ class DrawMenu(RuleMenu):
     double-hex tiles that can be placed now."""
 
     def __init__(self, pointer: Pointer) -> None:
-        choices = [("draw", "Draw a tile from the pile")]
+        choices = [("draw", _("Draw a tile from the pile"))]
         for code in doubles_of(pointer.game):
             if any(m.kind == DOUBLE and m.tile == code for m in pointer.legal()):
-                choices.append((code, f"Take the double-hex tile {tile_words(code, True)}"))
-        super().__init__(pointer, "Start of your turn:", choices)
+                words = _("Take the double-hex tile {tile}", tile=tile_words(code, True))
+                choices.append((code, words))
+        super().__init__(pointer, _("Start of your turn:"), choices)
 
     def section_of(self, key: str) -> str | None:
         """Drawing and the double-hex tiles have one section."""

@@ -9,6 +9,8 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import Input
 
+from taluva.lang import _
+
 
 class MoveLine(Input):
     """Hidden until opened (the ``:`` key); Enter or Escape closes it and says what was
@@ -27,7 +29,9 @@ class MoveLine(Input):
         text: str
 
     def __init__(self) -> None:
-        super().__init__(placeholder="move in notation, e.g. tile 1,-2 3 or hut 1,0", id="command")
+        super().__init__(
+            placeholder=_("move in notation, e.g. tile 1,-2 3 or hut 1,0"), id="command"
+        )
 
     def open(self) -> None:
         self.add_class("shown")

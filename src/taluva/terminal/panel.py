@@ -14,13 +14,14 @@ from textual.widgets import Static
 from taluva.engine.game import Game
 from taluva.engine.hexes import format_hex, hex_at
 from taluva.engine.moves import DOUBLE, Move
-from taluva.engine.tiles import TERRAIN_NAMES
+from taluva.lang import _, ngettext, say
 from taluva.render import style
 from taluva.render.position import doubles_of
 from taluva.terminal.board import picture_text
 from taluva.terminal.mapview import Overlay, draw_map
 from taluva.terminal.pointer import Pointer, ghost_cells
 from taluva.terminal.session import Session, pieces_in_words, tile_words
+from taluva.terminal.words import piece_of, terrain_word
 
 
 def players_text(session: Session) -> Text:
@@ -33,12 +34,13 @@ def players_text(session: Session) -> Text:
         text.append("▶ " if turn else "  ", "bold yellow")
         text.append(f" {'abcde'[player]} ", Style(color=style.contrast_text(colour),
                                                    bgcolor=colour, bold=True))  # fmt: skip
-        text.append(f" {game.players[player]}", "bold" if turn else "")
-        text.append(f"  {seat.spec or 'person'}", "dim")
+        text.append(f" {say(game.players[player])}", "bold" if turn else "")
+        text.append("  " + (seat.spec or _("person")), "dim")
         if player in game.eliminated:
-            text.append("  out", "bold red")
+            text.append("  " + _("out"), "bold red")
         placed, left = pieces_in_words(game, player)
-        text.append(f"\n    placed {placed}\n    left {left}\n")
+        text.append("\n    " + _("placed {pieces}", pieces=placed))
+        text.append("\n    " + _("left {pieces}", pieces=left) + "\n")
     return text
 
 
@@ -47,12 +49,12 @@ def tile_text(pointer: Pointer) -> Text:
     game = pointer.game
     text = Text()
     if game.is_over:
-        text.append("Game over.\n", "bold")
+        text.append(_("Game over.") + "\n", "bold")
         return text
-    text.append(f"Tiles left: {game.tiles_left}", "bold")
+    text.append(_("Tiles left: {n}", n=game.tiles_left), "bold")
     doubles = doubles_of(game)
     if doubles:
-        text.append(f"   double-hex: {' '.join(doubles)}")
+        text.append("   " + _("double-hex: {tiles}", tiles=" ".join(doubles)))
     text.append("\n")
     code = game.tile if game.phase == "tile" else None
     double = pointer.double if game.phase == "tile" and game.tile is None else None
@@ -61,17 +63,20 @@ def tile_text(pointer: Pointer) -> Text:
         empty = Game.new(players=2, deck=[])
         if code:
             move = Move.place_tile(hex_at(0, 0), orientation)
-            text.append(f"Tile {tile_words(code)}, orientation {orientation}\n")
+            words = tile_words(code)
+            line = _("Tile {tile}, orientation {n}", tile=words, n=orientation)
+            text.append(line + "\n")
         else:
             assert double is not None
             move = Move(DOUBLE, hex_at(0, 0), orientation, (), double)
             words = tile_words(double, True)
-            text.append(f"Double-hex {words}, orientation {orientation}\n")
+            line = _("Double-hex {tile}, orientation {n}", tile=words, n=orientation)
+            text.append(line + "\n")
         overlay = Overlay(ghost=ghost_cells(move, code), highlight=frozenset())
         text.append_text(picture_text(draw_map(empty, overlay, margin=0)))
         text.append("\n")
     elif pointer.drawing_choice():
-        text.append("Draw a tile or take a double-hex tile (d).\n")
+        text.append(_("Draw a tile or take a double-hex tile (d).") + "\n")
     return text
 
 
@@ -80,11 +85,13 @@ def hex_words(game: Game, hex_: int) -> str:
     terrain = game.terrain(hex_)
     if terrain is None:
         ship = getattr(game, "ship_at", lambda _h: None)(hex_)
-        return "sea" + ("" if ship is None else f", ship of {game.players[ship]}")
-    words = f"{TERRAIN_NAMES[terrain]}, level {game.level(hex_)}"
+        if ship is None:
+            return _("sea")
+        return _("sea, {ship}", ship=piece_of("ship", say(game.players[ship])))
+    words = _("{terrain}, level {level}", terrain=terrain_word(terrain), level=game.level(hex_))
     piece = game.building(hex_)
     if piece is not None:
-        words += f", {piece[1]} of {game.players[piece[0]]}"
+        words += ", " + piece_of(piece[1], say(game.players[piece[0]]))
     return words
 
 
@@ -100,28 +107,45 @@ def status_text(pointer: Pointer, *, ai_paused: bool, message: str, message_styl
         for line in lines:
             text.append(line + "\n")
     elif session.ai_to_move:
-        paused = " (paused: p resumes)" if ai_paused else " is thinking…"
-        text.append(f"{session.player_label(game.to_move)}{paused}\n", "italic")
+        who = session.player_label(game.to_move)
+        if ai_paused:
+            thinking = _("{player} (paused: p resumes)", player=who)
+        else:
+            thinking = _("{player} is thinking…", player=who)
+        text.append(thinking + "\n", "italic")
     else:
         task = session.task()
         if pointer.double is not None and pointer.drawing_choice():
             words = tile_words(pointer.double, True)
             who = session.player_label(game.to_move)
-            task = f"{who}: place the double-hex tile {words} (d: choose again)"
+            task = _(
+                "{player}: place the double-hex tile {tile} (d: choose again)",
+                player=who,
+                tile=words,
+            )
         text.append(task + "\n", "bold")
         cursor = pointer.cursor
-        text.append(f"Cursor {format_hex(cursor)}: {hex_words(game, cursor)}\n")
+        where = _("Cursor {hex}: {words}", hex=format_hex(cursor), words=hex_words(game, cursor))
+        text.append(where + "\n")
         move = pointer.ghost_move()
         if move is not None:
             reason = game.explain(move)
             if reason is None:
-                text.append(f"{move}: fits here, Enter places it\n", "green")
+                text.append(_("{move}: fits here, Enter places it", move=str(move)) + "\n", "green")
             else:
-                text.append(f"{move}: {reason}\n", "red")
+                text.append(f"{move}: {say(reason)}\n", "red")
         elif game.phase == "build":
             count = len(pointer.builds_at(cursor))
-            hint = ": Enter to choose" if count else "; Tab finds one"
-            text.append(f"{count} build{'s' * (count != 1)} here{hint}\n")
+            if count:
+                here = ngettext(
+                    "{n} build here: Enter to choose",
+                    "{n} builds here: Enter to choose",
+                    count,
+                    n=count,
+                )
+            else:
+                here = _("0 builds here; Tab finds one")
+            text.append(here + "\n")
     if message:
         text.append(message + "\n", message_style or "cyan")
     return text
@@ -132,7 +156,7 @@ def log_text(game: Game) -> Text:
     text = Text()
     replay = game.copy()
     movers = []
-    for _ in range(game.ply):
+    for _undone in range(game.ply):
         replay.pop()
         movers.append(replay.to_move)
     movers.reverse()

@@ -13,6 +13,8 @@ from typing import TextIO
 
 from taluva.ai.review import position_chances
 from taluva.engine.errors import IllegalMove, InvalidRecord
+from taluva.engine.wording import T
+from taluva.lang import _, ngettext, say
 from taluva.learn.guide import GuideError, load_guide
 from taluva.terminal.guide_view import section_plain
 from taluva.terminal.mapview import draw_map
@@ -23,14 +25,16 @@ from taluva.terminal.session import (
     chances_line,
     describe_position,
 )
+from taluva.terminal.words import decimal, error_words
 
-LEGEND = (
+LEGEND = T(
     "Each hex shows its terrain letter on top (V volcano, J jungle, C clearing, S sand, "
     "R rock, L lake), its coordinates, then its level and any piece: the owner's letter "
     "(a-e) followed by h hut, T temple, W tower or S ship. *** marks the hexes of the last "
     "turn."
 )
-COMMANDS = """\
+"""How the text board is read (said in the player's language when shown)."""
+COMMANDS = T("""\
 Type a move in notation, or a command:
   tile Q,R K          place the drawn tile: volcano on Q,R, orientation K (0-5)
   draw                draw a tile (Double-Hex games) / double XY Q,R K  take a double-hex tile
@@ -41,7 +45,8 @@ Type a move in notation, or a command:
   chances             turn on or off a line of each player's win chance after each move
   save PATH           save the game record;  load PATH  continue a saved game
   rules [SECTION]     how to play: a section of the rules (without SECTION, their list)
-  help                this text;  quit  stop playing"""
+  help                this text;  quit  stop playing""")
+"""The commands of the line mode; the command words themselves stay English, like moves."""
 
 
 class PlainGame:
@@ -72,14 +77,24 @@ class PlainGame:
     def run(self) -> int:
         """Play until the game ends (0), the player quits (0) or the input ends first (1)."""
         session = self.session
+        person = _("person")
         seats = "; ".join(
-            f"{session.player_label(i)}: {seat.spec or 'person'}"
+            f"{session.player_label(i)}: {seat.spec or person}"
             for i, seat in enumerate(session.seats)
         )
-        self.say(f"Taluva, {session.game.player_count} players. {seats}.")
+        count = session.game.player_count
+        self.say(
+            ngettext(
+                "Taluva, {n} player. {seats}.",
+                "Taluva, {n} players. {seats}.",
+                count,
+                n=count,
+                seats=seats,
+            )
+        )
         if session.has_humans:
-            self.say(textwrap.fill(LEGEND, 100))
-            self.say("Type 'help' for the commands.")
+            self.say(textwrap.fill(say(LEGEND), 100))
+            self.say(_("Type 'help' for the commands."))
         while True:
             game = session.game
             if game.is_over:
@@ -99,10 +114,10 @@ class PlainGame:
             line = self.read_line()
             if not line:
                 self.say()
-                self.say("The input ended before the game was over.")
+                self.say(_("The input ended before the game was over."))
                 return 1
             if self.answer(line.strip()) == "quit":
-                self.say("Game left unfinished.")
+                self.say(_("Game left unfinished."))
                 return 0
 
     def ai_turn(self) -> bool:
@@ -112,9 +127,15 @@ class PlainGame:
             move = session.choose_ai_move()
             session.play(move)
         except Exception as error:  # an AI failure must not lose the game on screen
-            self.say(f"The AI of {session.player_label(player)} failed: {error}")
+            self.say(
+                _(
+                    "The AI of {player} failed: {error}",
+                    player=session.player_label(player),
+                    error=error_words(error),
+                )
+            )
             return False
-        self.say(f"{session.game.ply}. {session.game.players[player]}: {move}")
+        self.say(f"{session.game.ply}. {say(session.game.players[player])}: {move}")
         self.say_chances()
         return True
 
@@ -132,30 +153,38 @@ class PlainGame:
         if game.land():
             self.say(draw_map(game, scale=self.scale, ascii_only=True).text().strip("\n"))
         else:
-            self.say("No tiles yet: the first tile goes with its volcano on 0,0.")
+            self.say(_("No tiles yet: the first tile goes with its volcano on 0,0."))
         for player in range(game.player_count):
-            notes = " (eliminated)" if player in game.eliminated else ""
+            notes = _(" (eliminated)") if player in game.eliminated else ""
             if not game.is_over and player == game.to_move:
-                notes += " (to move)"
-            self.say(f"{session.player_label(player)}: {session.pieces_line(player)}{notes}")
-        extra = ""
+                notes += _(" (to move)")
+            label, pieces = session.player_label(player), session.pieces_line(player)
+            self.say(_("{player}: {pieces}", player=label, pieces=pieces) + notes)
         doubles = getattr(game, "doubles", ())
         if doubles:
-            extra = f", double-hex tiles face up: {' '.join(doubles)}"
-        self.say(f"Ply {game.ply}, tiles left {game.tiles_left}{extra}.")
+            self.say(
+                _(
+                    "Ply {ply}, tiles left {tiles}, double-hex tiles face up: {doubles}.",
+                    ply=game.ply,
+                    tiles=game.tiles_left,
+                    doubles=" ".join(doubles),
+                )
+            )
+        else:
+            self.say(_("Ply {ply}, tiles left {tiles}.", ply=game.ply, tiles=game.tiles_left))
 
     def answer(self, line: str) -> str | None:
         """Carry out one line of input; return ``"quit"`` to stop."""
         session = self.session
-        word, _, rest = line.partition(" ")
+        word, _space, rest = line.partition(" ")
         command = word.lower()
         if not line:
             return None
         if command in ("quit", "exit", "q"):
             return "quit"
         if command in ("help", "?"):
-            self.say(COMMANDS)
-            self.say(textwrap.fill(LEGEND, 100))
+            self.say(say(COMMANDS))
+            self.say(textwrap.fill(say(LEGEND), 100))
         elif command == "board":
             self.show_board()
         elif command == "list":
@@ -163,26 +192,36 @@ class PlainGame:
                 self.say(text)
         elif command == "moves":
             texts = sorted(str(move) for move in session.game.legal_moves())
-            self.say(f"{len(texts)} legal moves:")
+            self.say(ngettext("{n} legal move:", "{n} legal moves:", len(texts), n=len(texts)))
             self.say(textwrap.fill("; ".join(texts), 100))
         elif command == "undo":
             try:
                 taken = session.undo()
             except IllegalMove as error:
-                self.say(f"Cannot undo: {error}.")
+                self.say(_("Cannot undo: {reason}.", reason=error_words(error)))
             else:
-                self.say("Took back: " + ", ".join(str(m) for m in reversed(taken)) + ".")
+                moves = ", ".join(str(m) for m in reversed(taken))
+                self.say(_("Took back: {moves}.", moves=moves))
                 self.shown_ply = -1
         elif command == "hint":
             try:
                 move, value = ai_hint(session.game, self.hint_level)
             except IllegalMove as error:
-                self.say(f"No hint: {error}.")
+                self.say(_("No hint: {reason}.", reason=error_words(error)))
             else:
-                self.say(f"Hint: {move} (the AI rates the position {value:.2f} for you).")
+                self.say(
+                    _(
+                        "Hint: {move} (the AI rates the position {value} for you).",
+                        move=str(move),
+                        value=decimal(value),
+                    )
+                )
         elif command == "chances":
             self.win_chance = not self.win_chance
-            self.say("Win chances after each move: " + ("on." if self.win_chance else "off."))
+            if self.win_chance:
+                self.say(_("Win chances after each move: on."))
+            else:
+                self.say(_("Win chances after each move: off."))
             self.say_chances()
         elif command in ("save", "load"):
             self.file_command(command, rest.strip())
@@ -195,29 +234,33 @@ class PlainGame:
     def file_command(self, command: str, path: str) -> None:
         session = self.session
         if not path:
-            self.say(f"Which file? Type '{command} PATH'.")
+            self.say(_("Which file? Type '{command} PATH'.", command=command))
             return
         try:
             if command == "save":
-                self.say(f"Saved to {session.save(path)}.")
+                self.say(_("Saved to {path}.", path=str(session.save(path))))
             else:
                 session.load(path)
-                self.say(f"Loaded {path} at ply {session.game.ply}.")
+                self.say(_("Loaded {path} at ply {ply}.", path=path, ply=session.game.ply))
                 self.shown_ply = -1
         except (InvalidRecord, SeatError) as error:
-            self.say(f"Cannot {command}: {error}")
+            if command == "save":
+                self.say(_("Cannot save: {reason}", reason=error_words(error)))
+            else:
+                self.say(_("Cannot load: {reason}", reason=error_words(error)))
 
     def rules_command(self, name: str) -> None:
         """A section of the guide with its pictures as text boards, or the list of sections."""
         guide = load_guide()
         sections = guide.for_game(self.session.game.expansions)
         if not name:
-            self.say("Type 'rules SECTION' for one of: " + ", ".join(s.id for s in sections) + ".")
+            names = ", ".join(s.id for s in sections)
+            self.say(_("Type 'rules SECTION' for one of: {sections}.", sections=names))
             return
         try:
             self.say(section_plain(guide.section(name.lower()), width=100).rstrip("\n"))
         except GuideError as error:
-            self.say(f"{error}.")
+            self.say(error_words(error) + ".")
 
     def move_command(self, line: str) -> None:
         session = self.session
@@ -226,12 +269,26 @@ class PlainGame:
             move = session.play(line)
         except IllegalMove as error:
             section = load_guide().section_for_move(session.game, line)
-            rule = "" if section is None else f", 'rules {section.id}' for the rule"
-            self.say(
-                f"Not played: {error}. Type 'moves' for the legal moves{rule}, 'help' for more."
-            )
+            reason = error_words(error)
+            if section is None:
+                self.say(
+                    _(
+                        "Not played: {reason}. Type 'moves' for the legal moves, 'help' for more.",
+                        reason=reason,
+                    )
+                )
+            else:
+                self.say(
+                    _(
+                        "Not played: {reason}. Type 'moves' for the legal moves, 'rules "
+                        "{section}' for the rule, 'help' for more.",
+                        reason=reason,
+                        section=section.id,
+                    )
+                )
             return
-        self.say(f"{session.game.ply}. {session.game.players[player]}: {move}")
+
+        self.say(f"{session.game.ply}. {say(session.game.players[player])}: {move}")
         self.say_chances()
 
 

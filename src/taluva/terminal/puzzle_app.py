@@ -9,17 +9,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from rich.text import Text
+from rich.text import Text as RichText
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
 from taluva.engine.moves import TILE, Move
+from taluva.engine.wording import T
+from taluva.lang import _, say
 from taluva.learn.puzzles import THEMES, Puzzle, Verdict, check_attempt, task_words
 from taluva.terminal.app import TaluvaApp
 from taluva.terminal.game_screen import GameScreen
 from taluva.terminal.puzzle_plain import puzzle_order
 from taluva.terminal.session import Seat, Session
+from taluva.terminal.words import say_bindings
 
 
 class PuzzleSession(Session):
@@ -59,10 +62,10 @@ class PuzzleScreen(GameScreen):
     """The game screen of a puzzle (see the module's words), with its own keys."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "next", "Next puzzle"),
-        Binding("a", "answer", "Answer"),
-        Binding("h", "answer", "Answer", show=False),
-        Binding("l", "load", "Load", show=False),
+        Binding("n", "next", T("Next puzzle")),
+        Binding("a", "answer", T("Answer")),
+        Binding("h", "answer", T("Answer"), show=False),
+        Binding("l", "load", T("Load"), show=False),
     ]
     DEFAULT_CSS = """
     #puzzle { dock: top; height: auto; max-height: 40%; padding: 0 1;
@@ -85,28 +88,34 @@ class PuzzleScreen(GameScreen):
         """The words above the map: the puzzle, the task or the verdict, the streak."""
         session = self.session
         puzzle = session.puzzle
-        themes = "; ".join(THEMES[t] for t in puzzle.themes)
-        text = Text(
-            f"Puzzle {session.number + 1} of {len(session.order)} ({puzzle.difficulty_name}): ",
-            "bold",
+        themes = "; ".join(say(THEMES[t]) for t in puzzle.themes)
+        heading = _(
+            "Puzzle {number} of {puzzles} ({difficulty}):",
+            number=session.number + 1,
+            puzzles=len(session.order),
+            difficulty=say(puzzle.difficulty_name),
         )
+        text = RichText(heading + " ", "bold")
         text.append(themes + "\n")
         verdict = session.verdict
         if verdict is None:
-            text.append(task_words(puzzle) + "\n", "bold yellow")
+            text.append(say(task_words(puzzle)) + "\n", "bold yellow")
         else:
-            text.append(verdict.message + "\n", "bold green" if verdict.right else "bold red")
-        text.append(
-            f"Streak {session.streak}, solved {session.solved}.  n: next puzzle  a: the answer",
-            "dim",
+            style = "bold green" if verdict.right else "bold red"
+            text.append(say(verdict.message) + "\n", style)
+        keys = _(
+            "Streak {streak}, solved {solved}.  n: next puzzle  a: the answer",
+            streak=session.streak,
+            solved=session.solved,
         )
+        text.append(keys, "dim")
         self.query_one("#puzzle", Static).update(text)
 
     def play_move(self, move: Move | str) -> bool:
         """Place the tile as in a game; a build completes the turn and is judged."""
         game = self.game
         if self.session.verdict is not None:
-            self.say("This puzzle is done: press n for the next one.")
+            self.say(_("This puzzle is done: press n for the next one."))
             self.refresh_view()
             return False
         if game.phase != "build" or game.explain(move) is not None:
@@ -116,24 +125,26 @@ class PuzzleScreen(GameScreen):
             return super().play_move(move)
         self.session.undo()
         self.pointer.follow_hint(Move.parse(verdict.answer[0]))
-        self.say(f"The winning tile is shown: {verdict.answer[0]}.", "bold magenta")
+        self.say(_("The winning tile is shown: {tile}.", tile=verdict.answer[0]), "bold magenta")
         self.after_change()
         return False
 
     def action_next(self) -> None:
         self.session.next_puzzle()
-        self.position_replaced("A new puzzle.")
+        self.position_replaced(_("A new puzzle."))
 
     def action_answer(self) -> None:
         tile, build = self.session.puzzle.answer
         move = Move.parse(tile if self.game.phase == "tile" else build)
         if move.kind == TILE or self.game.explain(move) is None:
             self.pointer.follow_hint(move)
-        self.say(f"The winning turn: {tile}, then {build}.", "bold magenta")
+        self.say(
+            _("The winning turn: {tile}, then {build}.", tile=tile, build=build), "bold magenta"
+        )
         self.refresh_view()
 
     def action_load(self) -> None:
-        self.say("Puzzles come from the puzzle file: load games with 'taluva play --load'.")
+        self.say(_("Puzzles come from the puzzle file: load games with 'taluva play --load'."))
         self.refresh_view()
 
 
@@ -144,5 +155,8 @@ class PuzzleApp(TaluvaApp):
 
     def __init__(self, puzzles: Sequence[Puzzle], *, seed: int | None = None) -> None:
         App.__init__(self)  # TaluvaApp's own game screen is replaced by the puzzles'
+        say_bindings(self)
+        self.title = _("Taluva: puzzles")
+
         self.session = PuzzleSession(puzzles, seed)
         self.game_screen = PuzzleScreen(self.session, ai_delay=0.0, hint_level=2)

@@ -11,8 +11,9 @@ from typing import Final, TextIO
 
 from taluva.engine.game import Game
 from taluva.engine.moves import TILE, Move
+from taluva.engine.wording import T
+from taluva.lang import _, say
 from taluva.learn.puzzles import (
-    PIECE_WORDS,
     THEMES,
     Puzzle,
     Verdict,
@@ -20,11 +21,13 @@ from taluva.learn.puzzles import (
     task_words,
 )
 from taluva.terminal.mapview import draw_map
+from taluva.terminal.session import count
 
-PLAIN_HELP: Final = (
+PLAIN_HELP: Final = T(
     "Type the tile placement (e.g. 'tile 1,-2 3'), then the build (e.g. 'temple 2,0'). "
     "'moves' lists the legal moves now, 'skip' shows the answer and goes on, 'q' quits."
 )
+"""The line mode's commands (said in the player's language when shown)."""
 
 
 def puzzle_order(puzzles: Sequence[Puzzle], seed: int | None) -> list[Puzzle]:
@@ -38,8 +41,8 @@ def puzzle_order(puzzles: Sequence[Puzzle], seed: int | None) -> list[Puzzle]:
 def pieces_line(game: Game, player: int) -> str:
     """``3 huts, 1 temple, 0 towers left``."""
     supply = game.supply(player)
-    counts = [(supply[name], word) for name, word in PIECE_WORDS.items()]
-    return ", ".join(f"{n} {word}{'' if n == 1 else 's'}" for n, word in counts) + " left"
+    pieces = ", ".join(count(supply[name], name) for name in ("huts", "temples", "towers"))
+    return _("{pieces} left", pieces=pieces)
 
 
 class PlainPuzzles:
@@ -58,16 +61,28 @@ class PlainPuzzles:
         print(text, file=self.out)
 
     def show(self, number: int, puzzle: Puzzle, game: Game) -> None:
-        themes = ", ".join(THEMES[t] for t in puzzle.themes)
+        themes = ", ".join(say(THEMES[t]) for t in puzzle.themes)
         self.say()
         self.say(
-            f"Puzzle {number} of {len(self.puzzles)} ({puzzle.id}, {puzzle.difficulty_name}; "
-            f"{themes})"
+            _(
+                "Puzzle {number} of {puzzles} ({id}, {difficulty}; {themes})",
+                number=number,
+                puzzles=len(self.puzzles),
+                id=puzzle.id,
+                difficulty=say(puzzle.difficulty_name),
+                themes=themes,
+            )
         )
         self.say(draw_map(game, scale=2, ascii_only=True).text().strip("\n"))
         for player in range(game.player_count):
-            self.say(f"{game.players[player]}: {pieces_line(game, player)}")
-        self.say(f"Your tile: {game.tile}. {task_words(puzzle)}")
+            self.say(
+                _(
+                    "{player}: {pieces}",
+                    player=say(game.players[player]),
+                    pieces=pieces_line(game, player),
+                )
+            )
+        self.say(_("Your tile: {tile}. {task}", tile=game.tile, task=say(task_words(puzzle))))
 
     def ask(self, prompt: str) -> str | None:
         """The next non-empty line after the prompt, or None at the end of the input."""
@@ -94,15 +109,15 @@ class PlainPuzzles:
                 self.say(" ".join(sorted(str(m) for m in game.legal_moves())))
                 continue
             if text.lower() in ("?", "help"):
-                self.say(PLAIN_HELP)
+                self.say(say(PLAIN_HELP))
                 continue
             reason = game.explain(text)
             if reason is not None:
-                self.say(f"Not allowed: {reason}")
+                self.say(_("Not allowed: {reason}", reason=say(reason)))
                 continue
             if tile is None:
                 if Move.parse(text).kind != TILE:
-                    self.say("Place the tile first.")
+                    self.say(_("Place the tile first."))
                     continue
                 game.play(text)
                 tile = str(game.moves[-1])
@@ -110,7 +125,7 @@ class PlainPuzzles:
             return check_attempt(puzzle, tile, text)
 
     def run(self) -> int:
-        self.say(PLAIN_HELP)
+        self.say(say(PLAIN_HELP))
         for number, puzzle in enumerate(self.puzzles, start=1):
             game = puzzle.game()
             self.show(number, puzzle, game)
@@ -120,14 +135,24 @@ class PlainPuzzles:
             if verdict == "skip":
                 self.streak = 0
                 tile, build = puzzle.answer
-                self.say(f"The winning turn: {tile}, then {build}.")
+                self.say(_("The winning turn: {tile}, then {build}.", tile=tile, build=build))
                 continue
             assert isinstance(verdict, Verdict)
             self.streak = self.streak + 1 if verdict.right else 0
             self.solved += verdict.right
-            self.say(verdict.message)
-            self.say(f"Streak: {self.streak}. Solved: {self.solved} of {number}.")
-        self.say(f"Solved {self.solved}; last streak {self.streak}.")
+            self.say(say(verdict.message))
+            self.say(
+                _(
+                    "Streak: {streak}. Solved: {solved} of {number}.",
+                    streak=self.streak,
+                    solved=self.solved,
+                    number=number,
+                )
+            )
+        self.say(
+            _("Solved {solved}; last streak {streak}.", solved=self.solved, streak=self.streak)
+        )
+
         return 0
 
 

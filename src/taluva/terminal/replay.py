@@ -5,21 +5,30 @@ from __future__ import annotations
 from typing import TextIO
 
 from taluva.engine.game import Game
+from taluva.engine.wording import T
+from taluva.lang import _, say
 from taluva.render.position import position_at
 from taluva.terminal.mapview import draw_map
 
-REPLAY_HELP = (
+REPLAY_HELP = T(
     "Enter or n: next move; p: previous move; a number: go to that ply; start, end; q: quit."
 )
+"""The line-mode replay's commands (said in the player's language when shown)."""
 
 
 def describe_ply(game: Game, ply: int) -> str:
     """``Ply 3 of 40: Ana played hut 1,0`` (the move that led to the position)."""
     if ply == 0:
-        return f"Ply 0 of {game.ply}: the start of the game."
+        return _("Ply 0 of {plies}: the start of the game.", plies=game.ply)
     position = position_at(game, ply - 1)
     mover = game.players[position.to_move]
-    return f"Ply {ply} of {game.ply}: {mover} played {game.moves[ply - 1]}."
+    return _(
+        "Ply {ply} of {plies}: {player} played {move}.",
+        ply=ply,
+        plies=game.ply,
+        player=mover,
+        move=str(game.moves[ply - 1]),
+    )
 
 
 def step(game: Game, ply: int, command: str) -> tuple[int, str | None]:
@@ -36,16 +45,22 @@ def step(game: Game, ply: int, command: str) -> tuple[int, str | None]:
     elif word.lstrip("-").isdigit():
         target = int(word)
     else:
-        return ply, f"{command.strip()!r} is not a replay command. {REPLAY_HELP}"
+        return ply, _(
+            "{command} is not a replay command. {commands}",
+            command=repr(command.strip()),
+            commands=say(REPLAY_HELP),
+        )
     if not 0 <= target <= game.ply:
-        return ply, f"There is no ply {target}: this game has plies 0 to {game.ply}."
+        return ply, _(
+            "There is no ply {ply}: this game has plies 0 to {plies}.", ply=target, plies=game.ply
+        )
     return target, None
 
 
 def run_plain_replay(game: Game, start: int, stdin: TextIO, stdout: TextIO) -> int:
     """Show the position at ``start`` and follow the commands read from ``stdin``."""
     ply = start
-    stdout.write(REPLAY_HELP + "\n")
+    stdout.write(say(REPLAY_HELP) + "\n")
     shown = -1
     while True:
         if ply != shown:
@@ -54,7 +69,8 @@ def run_plain_replay(game: Game, start: int, stdin: TextIO, stdout: TextIO) -> i
             stdout.write(describe_ply(game, ply) + "\n")
             if position.is_over:
                 headline, lines = position.result_in_words()
-                stdout.write("".join(text + "\n" for text in (headline, *lines)))
+                stdout.write("".join(say(text) + "\n" for text in (headline, *lines)))
+
             shown = ply
         stdout.write("replay> ")
         stdout.flush()

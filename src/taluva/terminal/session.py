@@ -20,9 +20,13 @@ from taluva.engine.game import Game
 from taluva.engine.hexes import format_hex
 from taluva.engine.moves import Move
 from taluva.engine.options import PLAYER_COUNTS, player_count_range
-from taluva.engine.tiles import TERRAIN_LETTERS, TERRAIN_NAMES
+from taluva.engine.outcome import YOU
+from taluva.engine.tiles import TERRAIN_LETTERS
+from taluva.engine.wording import T
+from taluva.lang import _, ngettext, say
 from taluva.render.position import ships_of
 from taluva.render.style import PLAYER_COLOUR_NAMES
+from taluva.terminal.words import piece_of, terrain_word
 
 DEFAULT_AI: Final = "level:3"
 
@@ -44,7 +48,9 @@ class Seat:
 
     def describe(self) -> str:
         """``Ana (person)`` or ``AI 3 (level:3)``."""
-        return f"{self.name} ({self.spec})" if self.spec else f"{self.name} (person)"
+        if self.spec:
+            return f"{self.name} ({self.spec})"
+        return _("{name} (person)", name=self.name)
 
 
 def parse_seats(text: str) -> list[Seat]:
@@ -58,27 +64,44 @@ def parse_seats(text: str) -> list[Seat]:
     """
     items = [item.strip() for item in text.split(",")]
     if not text.strip() or any(not item for item in items):
-        raise SeatError(f"--players {text!r}: expected seats such as 'human,ai:3' (no empty ones)")
+        raise SeatError(
+            T(
+                "--players {text}: expected seats such as 'human,ai:3' (no empty ones)",
+                text=repr(text),
+            )
+        )
     if len(items) not in PLAYER_COUNTS:
         raise SeatError(
-            f"--players {text!r} names {len(items)} seats: Taluva is for {player_count_range()}"
+            T(
+                "--players {text} names {seats} seats: Taluva is for {range}",
+                text=repr(text),
+                seats=str(len(items)),
+                range=player_count_range(),
+            )
         )
     humans = sum(1 for item in items if item.split(":")[0].lower() == "human")
     seats = []
     for index, item in enumerate(items):
-        kind, _, rest = item.partition(":")
+        kind, _colon, rest = item.partition(":")
         kind = kind.lower()
         if kind == "human":
-            default = "You" if humans == 1 else f"Player {index + 1}"
+            # the Text itself: said in the player's language, and the headline says "You win"
+            default = YOU if humans == 1 else _("Player {number}", number=index + 1)
             seats.append(Seat(rest.strip() or default))
         elif kind == "ai":
             spec = _agent_spec(rest.strip(), item)
-            seats.append(Seat(f"AI {index + 1}", spec))
+            seats.append(Seat(_("AI {number}", number=index + 1), spec))
         else:
             raise SeatError(
-                f"--players: seat {index + 1} is {item!r}; each seat is 'human', 'human:NAME', "
-                f"'ai', 'ai:LEVEL' ({min(LEVELS)}-{max(LEVELS)}) or 'ai:SPEC' (random, greedy, "
-                "mcts:...)"
+                T(
+                    "--players: seat {number} is {item}; each seat is 'human', 'human:NAME', "
+                    "'ai', 'ai:LEVEL' ({lowest}-{highest}) or 'ai:SPEC' (random, greedy, "
+                    "mcts:...)",
+                    number=str(index + 1),
+                    item=repr(item),
+                    lowest=str(min(LEVELS)),
+                    highest=str(max(LEVELS)),
+                )
             )
     return seats
 
@@ -89,7 +112,12 @@ def _agent_spec(rest: str, item: str) -> str:
     if rest.isdigit():
         if int(rest) not in LEVELS:
             raise SeatError(
-                f"--players: {item!r}: AI levels go from {min(LEVELS)} to {max(LEVELS)}"
+                T(
+                    "--players: {item}: AI levels go from {lowest} to {highest}",
+                    item=repr(item),
+                    lowest=str(min(LEVELS)),
+                    highest=str(max(LEVELS)),
+                )
             )
         return f"level:{rest}"
     return rest
@@ -103,7 +131,14 @@ def make_agents(seats: Sequence[Seat], seed: int | None) -> dict[int, Agent]:
             try:
                 agents[index] = make_agent(seat.spec, None if seed is None else seed + index)
             except ValueError as error:
-                raise SeatError(f"--players: seat {index + 1} ({seat.spec}): {error}") from None
+                raise SeatError(
+                    T(
+                        "--players: seat {number} ({spec}): {error}",
+                        number=str(index + 1),
+                        spec=seat.spec,
+                        error=error.args[0] if len(error.args) == 1 else str(error),
+                    )
+                ) from None
     return agents
 
 
@@ -119,7 +154,11 @@ class Session:
     def __init__(self, game: Game, seats: Sequence[Seat], seed: int | None = None) -> None:
         if len(seats) != game.player_count:
             raise SeatError(
-                f"the game has {game.player_count} players but {len(seats)} seats were given"
+                T(
+                    "the game has {players} players but {seats} seats were given",
+                    players=str(game.player_count),
+                    seats=str(len(seats)),
+                )
             )
         self.game = game
         self.seats = list(seats)
@@ -150,7 +189,12 @@ class Session:
     def player_label(self, player: int) -> str:
         """``Ana (red, a)``: a name with the colour and letter the board uses."""
         colour = PLAYER_COLOUR_NAMES[player % len(PLAYER_COLOUR_NAMES)]
-        return f"{self.game.players[player]} ({colour}, {'abcde'[player]})"
+        return _(
+            "{name} ({colour}, {letter})",
+            name=self.game.players[player],
+            colour=colour_word(colour),
+            letter="abcde"[player],
+        )
 
     # ---------------------------------------------------------------- changing the game
 
@@ -158,11 +202,11 @@ class Session:
         """Play a move or move text; raise IllegalMove with the rule that forbids it."""
         game = self.game
         if game.is_over:
-            raise IllegalMove("the game is over: start a new one, undo or load a record")
+            raise IllegalMove(T("the game is over: start a new one, undo or load a record"))
         parsed = Move.parse(move) if isinstance(move, str) else move
         reason = game.explain(parsed)
         if reason is not None:
-            raise IllegalMove(f"{parsed}: {reason}")
+            raise IllegalMove(T("{move}: {reason}", move=str(parsed), reason=reason))
         game.play(parsed)
         return game.moves[-1]
 
@@ -171,7 +215,7 @@ class Session:
         every seat is an AI); return the moves taken back, latest first."""
         game = self.game
         if game.ply == 0:
-            raise IllegalMove("there is nothing to undo: no move has been played")
+            raise IllegalMove(T("there is nothing to undo: no move has been played"))
         if not self.has_humans:
             return [game.pop()]
         probe = game.copy()
@@ -180,8 +224,8 @@ class Session:
             probe.pop()
             count += 1
             if not self.seats[probe.to_move].is_ai:
-                return [game.pop() for _ in range(count)]
-        raise IllegalMove("there is nothing to undo: no person has moved yet")
+                return [game.pop() for _taken in range(count)]
+        raise IllegalMove(T("there is nothing to undo: no person has moved yet"))
 
     def save(self, path: str | Path) -> Path:
         """Write the game record; raise InvalidRecord naming the file if it cannot be written."""
@@ -189,7 +233,13 @@ class Session:
         try:
             self.game.save(target)
         except OSError as error:
-            raise InvalidRecord(f"{target}: cannot write ({error.strerror or error})") from None
+            raise InvalidRecord(
+                T(
+                    "{path}: cannot write ({reason})",
+                    path=str(target),
+                    reason=error.strerror or str(error),
+                )
+            ) from None
         return target
 
     def load(self, path: str | Path) -> None:
@@ -197,8 +247,13 @@ class Session:
         game = Game.load(Path(path).expanduser())
         if game.player_count != len(self.seats):
             raise InvalidRecord(
-                f"{path}: the record has {game.player_count} players but this game has "
-                f"{len(self.seats)} seats (start it with --load and matching --players)"
+                T(
+                    "{path}: the record has {players} players but this game has {seats} seats "
+                    "(start it with --load and matching --players)",
+                    path=str(path),
+                    players=str(game.player_count),
+                    seats=str(len(self.seats)),
+                )
             )
         self.game = game
 
@@ -224,27 +279,47 @@ class Session:
         """``placed 0 temples, 0 towers, 1 hut; left 3 temples, 2 towers, 19 huts`` (ships
         with the Ships expansion)."""
         placed, left = pieces_in_words(self.game, player)
-        return f"placed {placed}; left {left}"
+        return _("placed {placed}; left {left}", placed=placed, left=left)
 
     def result_lines(self) -> list[str]:
         """The end in the engine's words: who won and why, then each place with the pieces
         placed (``Game.result_in_words``); raise ValueError while the game runs."""
         headline, lines = self.game.result_in_words()
-        return [headline, *lines]
+        return [say(headline), *(say(line) for line in lines)]
 
     def task(self) -> str:
         """What the player to move must do now, in words."""
         game = self.game
         if game.is_over:
-            return "The game is over."
+            return _("The game is over.")
         who = self.player_label(game.to_move)
         if game.phase == "tile":
             if game.tile is None:
-                return f"{who}: draw a tile or take a double-hex tile ({' '.join(game.doubles)})"
-            return f"{who}: place the tile {tile_words(game.tile)}"
-        return f"{who}: build (hut, expansion, temple, tower" + (
-            ", ship)" if "ships" in game.options.get("expansions", []) else ")"
-        )
+                return _(
+                    "{player}: draw a tile or take a double-hex tile ({tiles})",
+                    player=who,
+                    tiles=" ".join(game.doubles),
+                )
+            return _("{player}: place the tile {tile}", player=who, tile=tile_words(game.tile))
+        if "ships" in game.options.get("expansions", []):
+            return _("{player}: build (hut, expansion, temple, tower, ship)", player=who)
+        return _("{player}: build (hut, expansion, temple, tower)", player=who)
+
+
+def colour_word(colour: str) -> str:
+    """A player's colour (one of the board's) by name in the player's language."""
+    word = COLOUR_WORDS.get(colour)
+    return colour if word is None else say(word)
+
+
+COLOUR_WORDS: Final = {
+    "red": T("red"),
+    "white": T("white"),
+    "purple": T("purple"),
+    "orange": T("orange"),
+    "black": T("black"),
+}
+"""The board's player colours (``PLAYER_COLOUR_NAMES``) by name."""
 
 
 def pieces_in_words(game: Game, player: int) -> tuple[str, str]:
@@ -269,14 +344,20 @@ def count(number: int, plural: str) -> str:
     >>> count(1, "temples"), count(0, "towers")
     ('1 temple', '0 towers')
     """
-    return f"{number} {plural[:-1] if number == 1 else plural}"
+    if plural == "temples":
+        return ngettext("{n} temple", "{n} temples", number, n=number)
+    if plural == "towers":
+        return ngettext("{n} tower", "{n} towers", number, n=number)
+    if plural == "ships":
+        return ngettext("{n} ship", "{n} ships", number, n=number)
+    return ngettext("{n} hut", "{n} huts", number, n=number)
 
 
 def tile_words(code: str, double: bool = False) -> str:
     """``JC (volcano, jungle, clearing)``: a tile code with its terrains spelled out
     (a double-hex code such as ``VL`` names both of its hexes)."""
     letters = code if double else "V" + code
-    names = ", ".join(TERRAIN_NAMES[TERRAIN_LETTERS.index(c)] for c in letters)
+    names = ", ".join(terrain_word(TERRAIN_LETTERS.index(c)) for c in letters)
     return f"{code} ({names})"
 
 
@@ -285,14 +366,18 @@ def describe_position(game: Game, labels: Sequence[str] | None = None) -> list[s
     names = list(labels or game.players)
     lines = []
     for hex_ in game.land():
-        terrain = TERRAIN_NAMES[game.terrain(hex_) or 0]
-        text = f"{format_hex(hex_)} {terrain} level {game.level(hex_)}"
+        text = _(
+            "{hex} {terrain} level {level}",
+            hex=format_hex(hex_),
+            terrain=terrain_word(game.terrain(hex_) or 0),
+            level=game.level(hex_),
+        )
         piece = game.building(hex_)
         if piece is not None:
-            text += f", {piece[1]} of {names[piece[0]]}"
+            text += ", " + piece_of(piece[1], say(names[piece[0]]))
         lines.append(text)
     for hex_, owner in sorted(ships_of(game).items()):
-        lines.append(f"{format_hex(hex_)} lagoon, ship of {names[owner]}")
+        lines.append(_("{hex} lagoon, ship of {player}", hex=format_hex(hex_), player=names[owner]))
     return lines
 
 
@@ -316,4 +401,7 @@ def percentages(chances: Sequence[float]) -> list[int]:
 def chances_line(players: Sequence[str], chances: Sequence[float]) -> str:
     """``Win chances: Ana 52%, Ben 48%``: the win-chance bar in words (``--plain``)."""
     shares = percentages(chances)
-    return "Win chances: " + ", ".join(f"{n} {s}%" for n, s in zip(players, shares, strict=True))
+    each = ", ".join(
+        _("{player} {percent}%", player=n, percent=s) for n, s in zip(players, shares, strict=True)
+    )
+    return _("Win chances: {chances}", chances=each)

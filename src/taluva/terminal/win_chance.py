@@ -17,8 +17,10 @@ from textual.app import App
 
 from taluva.ai.review import LIVE_ITERATIONS, position_chances
 from taluva.engine.game import Game
+from taluva.lang import _, say
 from taluva.render import style
 from taluva.terminal.session import percentages
+from taluva.terminal.words import carried
 
 BAR_WIDTH = 30
 """Characters of the bar in the side panel."""
@@ -28,7 +30,7 @@ def chances_text(players: Sequence[str], chances: Sequence[float], width: int = 
     """The bar split in the players' colours (each part as wide as its chance), then each
     player's chip, name and percentage: colour is never the only sign."""
     total = sum(chances) or 1.0
-    text = Text("Win chances (w hides)\n", "bold")
+    text = Text(_("Win chances (w hides)") + "\n", "bold")
     used = 0
     for player, chance in enumerate(chances):
         cells = round(width * chance / total) if player < len(chances) - 1 else width - used
@@ -40,7 +42,7 @@ def chances_text(players: Sequence[str], chances: Sequence[float], width: int = 
         colour = style.player_colour(player)
         chip = Style(color=style.contrast_text(colour), bgcolor=colour, bold=True)
         text.append(f" {'abcde'[player]} ", chip)
-        text.append(f" {name} {share}%  ")
+        text.append(f" {say(name)} {share}%  ")
     text.append("\n")
     return text
 
@@ -103,7 +105,7 @@ class WinChanceBar:
                 found = None
             self.host.app.call_from_thread(self.done, wanted, found)
 
-        self.host.app.run_worker(work, thread=True, group="chances", exit_on_error=False)
+        self.host.app.run_worker(carried(work), thread=True, group="chances", exit_on_error=False)
 
     def done(self, position: tuple[int, int], found: tuple[float, ...] | None) -> None:
         """Interface thread: keep the answer if it is about the position on screen, else ask
@@ -121,9 +123,11 @@ class WinChanceBar:
         if not self.on or game.is_over:
             return None
         if self.known is None:
-            return Text("Win chances (w hides)\ncomputing…\n", "bold")
+            return Text(_("Win chances (w hides)") + "\n" + _("computing…") + "\n", "bold")
         # Until the chances of a new position come, those of the one before stay on screen.
         chances = self.known[1]
         if not chances:
-            return Text("Win chances (w hides)\nthe AI failed to estimate them\n", "bold")
+            failed = _("the AI failed to estimate them")
+            return Text(_("Win chances (w hides)") + "\n" + failed + "\n", "bold")
+
         return chances_text(game.players, chances)
