@@ -32,11 +32,13 @@ class People:
         scale: float | None = None,
         still: bool = False,
         worker: bool = False,
+        locale: str | None = None,
     ) -> Any:
         """A new person's page at this size: ``phone`` for a mobile touch screen, ``scale``
         device pixels per CSS pixel, ``still`` asks for reduced motion, ``worker`` lets the
         site install its service worker (only the tests of the installable app and of push
-        need it; elsewhere it would fetch the whole client once more for every person)."""
+        need it; elsewhere it would fetch the whole client once more for every person);
+        ``locale`` is the browser's language (its ``Accept-Language`` and ``navigator``)."""
         context = self.browser.new_context(
             viewport={"width": width, "height": height},
             is_mobile=phone,
@@ -44,6 +46,7 @@ class People:
             device_scale_factor=scale,
             reduced_motion="reduce" if still else None,
             service_workers="allow" if worker else "block",
+            locale=locale,
         )
         self._contexts.append(context)
         page = context.new_page()

@@ -3,6 +3,7 @@
 
 import { ApiError, api } from "./api.js";
 import { h, clear, toast } from "./dom.js";
+import { chooseLanguage, lang, languages, t, tn } from "./i18n.js";
 
 let current = null;
 const listeners = new Set();
@@ -45,19 +46,19 @@ export class AccountBar {
   }
 
   render() {
-    const board = h("a", { href: "#/leaderboard", class: "button", id: "leaderboard-link" }, "Leaderboard");
+    const board = h("a", { href: "#/leaderboard", class: "button", id: "leaderboard-link" }, t("Leaderboard"));
     if (current) {
       clear(this.node,
-        h("a", { href: "#/my", class: "button", id: "my-games-link" }, "My games"),
+        h("a", { href: "#/my", class: "button", id: "my-games-link" }, t("My games")),
         board,
-        h("a", { href: `#/player/${encodeURIComponent(current.id)}`, class: "account-name", id: "account-name", title: "Your profile" }, current.name),
-        h("a", { href: "#/account", class: "button", id: "account-settings-link" }, "Account settings"),
-        h("button", { type: "button", id: "sign-out", onclick: () => this.signOut() }, "Sign out"));
+        h("a", { href: `#/player/${encodeURIComponent(current.id)}`, class: "account-name", id: "account-name", title: t("Your profile") }, current.name),
+        h("a", { href: "#/account", class: "button", id: "account-settings-link" }, t("Account settings")),
+        h("button", { type: "button", id: "sign-out", onclick: () => this.signOut() }, t("Sign out")));
     } else {
       clear(this.node,
         board,
-        h("button", { type: "button", id: "sign-in", onclick: () => this.open("in") }, "Sign in"),
-        h("button", { type: "button", id: "sign-up", onclick: () => this.open("up") }, "Sign up"));
+        h("button", { type: "button", id: "sign-in", onclick: () => this.open("in") }, t("Sign in")),
+        h("button", { type: "button", id: "sign-up", onclick: () => this.open("up") }, t("Sign up")));
     }
   }
 
@@ -74,21 +75,21 @@ export class AccountBar {
       autocomplete: signUp ? "new-password" : "current-password",
     });
     const problem = h("p", { class: "form-error", role: "alert", id: "account-error" });
-    const submit = h("button", { type: "submit", class: "primary", id: "account-submit" }, signUp ? "Sign up" : "Sign in");
+    const submit = h("button", { type: "submit", class: "primary", id: "account-submit" }, signUp ? t("Sign up") : t("Sign in"));
     const close = () => { dialog.close(); dialog.remove(); this.dialog = null; };
     const form = h("form", { class: "account-form", method: "dialog", onsubmit: (event) => { event.preventDefault(); this.submit(mode, name, password, problem, submit, close); } },
-      h("h2", {}, signUp ? "Create an account" : "Sign in"),
-      h("label", { for: "account-name-input" }, "Name"), name,
-      h("label", { for: "account-password" }, "Password"), password,
-      signUp ? h("p", { class: "hint-line" }, "Your name is public: it appears on the leaderboard and your profile. The password needs at least 8 characters.") : null,
-      signUp ? null : h("button", { type: "button", class: "link", id: "forgot-password", onclick: () => { close(); location.hash = "#/forgot"; } }, "Forgot your password?"),
+      h("h2", {}, signUp ? t("Create an account") : t("Sign in")),
+      h("label", { for: "account-name-input" }, t("Name")), name,
+      h("label", { for: "account-password" }, t("Password")), password,
+      signUp ? h("p", { class: "hint-line" }, t("Your name is public: it appears on the leaderboard and your profile. The password needs at least 8 characters.")) : null,
+      signUp ? null : h("button", { type: "button", class: "link", id: "forgot-password", onclick: () => { close(); location.hash = "#/forgot"; } }, t("Forgot your password?")),
       problem,
       h("div", { class: "row" }, submit,
-        h("button", { type: "button", id: "account-cancel", onclick: close }, "Cancel")),
+        h("button", { type: "button", id: "account-cancel", onclick: close }, t("Cancel"))),
       h("p", { class: "hint-line" },
-        signUp ? "Already have an account? " : "No account yet? ",
+        signUp ? t("Already have an account?") : t("No account yet?"), " ",
         h("button", { type: "button", class: "link", onclick: () => { close(); this.open(signUp ? "in" : "up"); } },
-          signUp ? "Sign in" : "Sign up")));
+          signUp ? t("Sign in") : t("Sign up"))));
     const dialog = h("dialog", { class: "account-dialog", "aria-labelledby": "account-title" }, form);
     form.querySelector("h2").id = "account-title";
     dialog.addEventListener("close", () => { dialog.remove(); if (this.dialog === dialog) this.dialog = null; });
@@ -109,10 +110,11 @@ export class AccountBar {
       setAccount(account);
       const failed = answer.failed_sign_ins || 0;
       if (failed) {
-        const times = failed === 1 ? "once" : `${failed} times`;
-        toast(`Signed in as ${account.name}. A wrong password was given for this name ${times} since your last sign-in.`, "error");
+        toast(tn("Signed in as {name}. A wrong password was given for this name once since your last sign-in.",
+          "Signed in as {name}. A wrong password was given for this name {n} times since your last sign-in.",
+          failed, { name: account.name }), "error");
       } else {
-        toast(mode === "up" ? `Welcome, ${account.name}!` : `Signed in as ${account.name}`);
+        toast(mode === "up" ? t("Welcome, {name}!", { name: account.name }) : t("Signed in as {name}", { name: account.name }));
       }
     } catch (error) {
       problem.textContent = error instanceof ApiError ? sentence(error.message) : String(error);
@@ -126,11 +128,33 @@ export class AccountBar {
     try {
       await api("DELETE", "/api/session");
       setAccount(null);
-      toast("Signed out");
+      toast(t("Signed out"));
     } catch (error) {
       toast(error instanceof ApiError ? error.message : String(error), "error");
     }
   }
+}
+
+/** The header's language switch: each shipped language named in itself; a choice is kept by
+ * the account when signed in (PUT /api/account/language), and by a cookie in any case. */
+export function languageSwitch(id = "language-switch") {
+  const select = h("select", { id, class: "language-switch", "aria-label": t("Language"), title: t("Language"),
+    onchange: () => saveLanguage(select.value) },
+  ...Object.entries(languages).map(([code, name]) => h("option", { value: code, lang: code, selected: code === lang }, name)));
+  return select;
+}
+
+/** Speak `code` from now on: the account's setting when signed in (a server without the
+ * setting still has the cookie), then the page again in it. */
+export async function saveLanguage(code) {
+  if (current) {
+    try {
+      await api("PUT", "/api/account/language", { language: code });
+    } catch {
+      // the cookie alone still chooses the language on this browser
+    }
+  }
+  chooseLanguage(code);
 }
 
 function sentence(text) {

@@ -4,8 +4,9 @@
 // (#/reset/TOKEN), and turning a kind of mail off from a mail's link (#/unsubscribe/TOKEN).
 
 import { ApiError, api } from "./api.js";
-import { currentAccount, loadAccount } from "./account.js";
-import { h, clear, toast } from "./dom.js";
+import { currentAccount, languageSwitch, loadAccount } from "./account.js";
+import { h, clear, sentenceWith, toast } from "./dom.js";
+import { t } from "./i18n.js";
 import { mountPushSettings } from "./pushsettings.js";
 
 const PASSWORD_LENGTH = { minlength: 8, maxlength: 200 };
@@ -38,6 +39,19 @@ function form(id, title, fields, label, send) {
   return node;
 }
 
+/** A mail switch's words, one whole sentence per kind (the server's own words for a kind
+ * this page does not know). */
+function mailSwitchWords(kind, about) {
+  switch (kind) {
+    case "move": return t("Mail me your move in a turn-based game");
+    case "challenge": return t("Mail me a challenge from another player");
+    case "rematch": return t("Mail me a rematch offered after a game you played");
+    case "end": return t("Mail me the result of a game you played, when it ends");
+    case "clock": return t("Mail me a turn-based game's clock about to run out on your turn");
+    default: return t("Mail me: {about}", { about });
+  }
+}
+
 function field(id, label, attrs) {
   return [h("label", { for: id }, label), h("input", { id, name: id, required: true, ...attrs })];
 }
@@ -49,16 +63,24 @@ export class AccountSettingsPage {
     this.email = h("section", { class: "my-section", id: "settings-email" });
     this.switches = h("section", { class: "my-section", id: "settings-switches" });
     this.password = h("section", { class: "my-section", id: "settings-password" });
-    clear(root, h("div", { class: "account-page" }, h("h1", {}, "Account settings"), this.status, this.email, this.switches, this.password));
+    clear(root, h("div", { class: "account-page" }, h("h1", {}, t("Account settings")), this.status, this.languageChoice(), this.email, this.switches, this.password));
     this.load();
     mountPushSettings(this.password);
   }
 
   destroy() {}
 
+  /** The language of the site, the same choice as the header's switch. */
+  languageChoice() {
+    return h("section", { class: "my-section", id: "settings-language" },
+      h("h2", {}, t("Language")),
+      h("label", { for: "settings-language-choice" }, t("The language of this site, for you on every device:")),
+      " ", languageSwitch("settings-language-choice"));
+  }
+
   async load() {
     if (!currentAccount()) {
-      this.status.textContent = "Sign in (at the top of the page) to see your account's settings.";
+      this.status.textContent = t("Sign in (at the top of the page) to see your account's settings.");
       return;
     }
     try {
@@ -71,19 +93,20 @@ export class AccountSettingsPage {
   show(settings) {
     const { address, pending } = settings.email;
     const lines = [];
-    if (address) lines.push(h("p", { id: "email-address" }, "Your e-mail address: ", h("strong", {}, address), " (confirmed). Nobody else sees it."));
-    if (pending) lines.push(h("p", { id: "email-pending" }, "Waiting for confirmation: ", h("strong", {}, pending), ". Follow the link in the mail sent to it."));
-    if (!address && !pending) lines.push(h("p", { class: "hint-line" }, "No e-mail address: if you forget your password, the account cannot be recovered."));
+    if (address) lines.push(h("p", { id: "email-address" }, ...sentenceWith(t("Your e-mail address: {address} (confirmed). Nobody else sees it."), { address: h("strong", {}, address) })));
+    if (pending) lines.push(h("p", { id: "email-pending" }, ...sentenceWith(t("Waiting for confirmation: {address}. Follow the link in the mail sent to it."), { address: h("strong", {}, pending) })));
+    if (!address && !pending) lines.push(h("p", { class: "hint-line" }, t("No e-mail address: if you forget your password, the account cannot be recovered.")));
     const change = settings.mail
-      ? this.emailForm(address || pending ? "Use another address" : "Add an address")
-      : h("p", { class: "hint-line", id: "mail-off" }, "This server sends no e-mail (its host has not set up a mail server), so an address cannot be added here.");
+      ? this.emailForm(address || pending ? t("Use another address") : t("Add an address"))
+      : h("p", { class: "hint-line", id: "mail-off" }, t("This server sends no e-mail (its host has not set up a mail server), so an address cannot be added here."));
     const remove = address || pending
-      ? h("button", { type: "button", id: "email-remove", onclick: () => this.removeEmail() }, "Remove the address")
+      ? h("button", { type: "button", id: "email-remove", onclick: () => this.removeEmail() }, t("Remove the address"))
       : null;
-    clear(this.email, h("h2", {}, "E-mail"), ...lines, change, remove);
-    clear(this.switches, ...(settings.mail && settings.switches.length ? [h("h2", {}, "Mails"),
-      h("p", { class: "hint-line", id: "mail-switches-hint" }, (address ? "Mails go to your confirmed address" : "Mails go to your address once it is confirmed")
-        + "; those about a game only while you have no page of it open."),
+    clear(this.email, h("h2", {}, t("E-mail")), ...lines, change, remove);
+    clear(this.switches, ...(settings.mail && settings.switches.length ? [h("h2", {}, t("Mails")),
+      h("p", { class: "hint-line", id: "mail-switches-hint" }, address
+        ? t("Mails go to your confirmed address; those about a game only while you have no page of it open.")
+        : t("Mails go to your address once it is confirmed; those about a game only while you have no page of it open.")),
       ...settings.switches.map((entry) => this.switchBox(entry))] : []));
     clear(this.password, this.passwordForm());
   }
@@ -101,34 +124,34 @@ export class AccountSettingsPage {
           box.disabled = false;
         }
       } });
-    return h("label", { class: "switch-line", for: `mail-${kind}` }, box, ` Mail me ${about}`);
+    return h("label", { class: "switch-line", for: `mail-${kind}` }, box, " ", mailSwitchWords(kind, about));
   }
 
   emailForm(label) {
-    const [emailLabel, email] = field("email-input", "E-mail address", { type: "email", autocomplete: "email", maxlength: 254 });
+    const [emailLabel, email] = field("email-input", t("E-mail address"), { type: "email", autocomplete: "email", maxlength: 254 });
     return form("email-form", null, [emailLabel, email], label, async () => {
       this.show(await api("PUT", "/api/account/email", { email: email.value }));
-      toast(`A link to confirm the address is on its way to ${email.value}.`);
+      toast(t("A link to confirm the address is on its way to {address}.", { address: email.value }));
     });
   }
 
   async removeEmail() {
     try {
       this.show(await api("DELETE", "/api/account/email"));
-      toast("The e-mail address is removed.");
+      toast(t("The e-mail address is removed."));
     } catch (error) {
       toast(message(error), "error");
     }
   }
 
   passwordForm() {
-    const [oldLabel, old] = field("current-password", "Current password", { type: "password", autocomplete: "current-password", maxlength: 200 });
-    const [newLabel, fresh] = field("new-password", "New password", { type: "password", autocomplete: "new-password", ...PASSWORD_LENGTH });
-    const node = form("password-form", "Change the password", [oldLabel, old, newLabel, fresh,
-      h("p", { class: "hint-line" }, "Every other browser signed in to your account is signed out.")], "Change the password", async () => {
+    const [oldLabel, old] = field("current-password", t("Current password"), { type: "password", autocomplete: "current-password", maxlength: 200 });
+    const [newLabel, fresh] = field("new-password", t("New password"), { type: "password", autocomplete: "new-password", ...PASSWORD_LENGTH });
+    const node = form("password-form", t("Change the password"), [oldLabel, old, newLabel, fresh,
+      h("p", { class: "hint-line" }, t("Every other browser signed in to your account is signed out."))], t("Change the password"), async () => {
       await api("POST", "/api/account/password", { password: old.value, new_password: fresh.value });
       node.reset();
-      toast("Password changed. Your other browsers are signed out.");
+      toast(t("Password changed. Your other browsers are signed out."));
     });
     return node;
   }
@@ -136,10 +159,10 @@ export class AccountSettingsPage {
 
 export class ConfirmEmailPage {
   constructor(root, token) {
-    this.status = h("p", { role: "status", id: "confirm-status" }, "Confirming the address…");
-    clear(root, h("div", { class: "account-page" }, h("h1", {}, "Confirm your e-mail address"), this.status));
+    this.status = h("p", { role: "status", id: "confirm-status" }, t("Confirming the address…"));
+    clear(root, h("div", { class: "account-page" }, h("h1", {}, t("Confirm your e-mail address")), this.status));
     api("POST", "/api/account/email/confirm", { token })
-      .then(({ email }) => { this.status.textContent = `Your address ${email} is confirmed: a forgotten password can be reset through it.`; })
+      .then(({ email }) => { this.status.textContent = t("Your address {address} is confirmed: a forgotten password can be reset through it.", { address: email }); })
       .catch((error) => { this.status.textContent = message(error); });
   }
 
@@ -149,18 +172,18 @@ export class ConfirmEmailPage {
 export class ForgotPasswordPage {
   constructor(root, config) {
     if (!config.mail) {
-      clear(root, h("div", { class: "account-page narrow-page" }, h("h1", {}, "Forgot your password?"),
-        h("p", { id: "mail-off" }, "This server sends no e-mail (its host has not set up a mail server), so a password cannot be reset by mail here.")));
+      clear(root, h("div", { class: "account-page narrow-page" }, h("h1", {}, t("Forgot your password?")),
+        h("p", { id: "mail-off" }, t("This server sends no e-mail (its host has not set up a mail server), so a password cannot be reset by mail here."))));
       return;
     }
-    const [emailLabel, email] = field("forgot-email", "Your account's confirmed e-mail address", { type: "email", autocomplete: "email", maxlength: 254 });
+    const [emailLabel, email] = field("forgot-email", t("Your account's confirmed e-mail address"), { type: "email", autocomplete: "email", maxlength: 254 });
     const done = h("p", { role: "status", id: "forgot-status", "aria-live": "polite" });
-    const node = form("forgot-form", null, [emailLabel, email], "Send me a link", async () => {
+    const node = form("forgot-form", null, [emailLabel, email], t("Send me a link"), async () => {
       const answer = await api("POST", "/api/password-reset", { email: email.value });
       done.textContent = message(answer.message);
     });
-    clear(root, h("div", { class: "account-page narrow-page" }, h("h1", {}, "Forgot your password?"),
-      h("p", {}, "A link to set a new password is mailed to the address your account confirmed."), node, done));
+    clear(root, h("div", { class: "account-page narrow-page" }, h("h1", {}, t("Forgot your password?")),
+      h("p", {}, t("A link to set a new password is mailed to the address your account confirmed.")), node, done));
   }
 
   destroy() {}
@@ -168,16 +191,16 @@ export class ForgotPasswordPage {
 
 export class ResetPasswordPage {
   constructor(root, token) {
-    const [label, password] = field("reset-password", "New password", { type: "password", autocomplete: "new-password", ...PASSWORD_LENGTH });
+    const [label, password] = field("reset-password", t("New password"), { type: "password", autocomplete: "new-password", ...PASSWORD_LENGTH });
     const node = form("reset-form", null, [label, password,
-      h("p", { class: "hint-line" }, "At least 8 characters. Every browser signed in to the account is signed out, and this one signs in.")],
-    "Set the password", async () => {
+      h("p", { class: "hint-line" }, t("At least 8 characters. Every browser signed in to the account is signed out, and this one signs in."))],
+    t("Set the password"), async () => {
       const { account } = await api("POST", "/api/password-reset/new", { token, password: password.value });
-      toast(`Your new password is set. Signed in as ${account.name}.`);
+      toast(t("Your new password is set. Signed in as {name}.", { name: account.name }));
       location.hash = "#/";
       await loadAccount();
     });
-    clear(root, h("div", { class: "account-page narrow-page" }, h("h1", {}, "Set a new password"), node));
+    clear(root, h("div", { class: "account-page narrow-page" }, h("h1", {}, t("Set a new password")), node));
   }
 
   destroy() {}
@@ -192,14 +215,14 @@ export class UnsubscribePage {
         try {
           await api("POST", `/api/mail/unsubscribe?token=${encodeURIComponent(token)}`);
           button.remove();
-          status.textContent = "Done: these mails are off. Account settings turns them on again.";
+          status.textContent = t("Done: these mails are off. Account settings turns them on again.");
         } catch (error) {
           status.textContent = message(error);
           button.disabled = false;
         }
-      } }, "Turn these mails off");
-    clear(root, h("div", { class: "account-page narrow-page" }, h("h1", {}, "Turn mails off"),
-      h("p", {}, "Stop the mails of this kind that the link came with?"), button, status));
+      } }, t("Turn these mails off"));
+    clear(root, h("div", { class: "account-page narrow-page" }, h("h1", {}, t("Turn mails off")),
+      h("p", {}, t("Stop the mails of this kind that the link came with?")), button, status));
   }
 
   destroy() {}

@@ -1,6 +1,8 @@
 // Talking to the server: JSON over HTTP, seat tokens kept in this browser, and a game
 // socket that reconnects by itself and resumes where it was.
 
+import { t } from "./i18n.js";
+
 const TOKENS_KEY = "taluva.tokens";
 const NAME_KEY = "taluva.name";
 
@@ -22,7 +24,7 @@ export async function api(method, path, body) {
   try {
     response = await fetch(path, options);
   } catch (error) {
-    throw new ApiError(0, "offline", "the server cannot be reached");
+    throw new ApiError(0, "offline", t("the server cannot be reached"));
   }
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {

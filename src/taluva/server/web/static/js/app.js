@@ -4,7 +4,8 @@ import { api } from "./api.js";
 import { h, clear } from "./dom.js";
 import { GamePage } from "./game.js";
 import { Lobby } from "./lobby.js";
-import { AccountBar, loadAccount, onAccountChange } from "./account.js";
+import { AccountBar, languageSwitch, loadAccount, onAccountChange } from "./account.js";
+import { t, translatePage } from "./i18n.js";
 import { LeaderboardPage } from "./leaderboard.js";
 import { MyGamesPage } from "./mygames.js";
 import { ProfilePage } from "./profile.js";
@@ -23,16 +24,23 @@ const LINK_PAGES = {
 };
 let page = null;
 let config = null;
+let configLoad = null; // the one request for the configuration, shared by every route() waiting
+let routes = 0; // route() calls so far: only the last draws a page
 
 async function route() {
+  const mine = ++routes;
   if (!config) {
     try {
-      config = await api("GET", "/api/config");
+      config = await (configLoad ??= api("GET", "/api/config"));
     } catch (error) {
-      clear(root, h("p", { class: "fatal" }, `The server cannot be reached: ${error.message}`));
+      configLoad = null;
+      if (mine === routes) clear(root, h("p", { class: "fatal" }, t("The server cannot be reached: {error}", { error: error.message })));
       return;
     }
   }
+  // Called again while the configuration loaded (the hash changed, the account was read):
+  // the later call draws the page, or two pages would live at once.
+  if (mine !== routes) return;
   page?.destroy();
   const match = location.hash.match(/^#\/game\/([A-Za-z0-9_-]{1,16})$/);
   const other = match ? null : accountPage(location.hash) ?? rulesPage(location.hash) ?? learnPage(location.hash);
@@ -68,6 +76,13 @@ function learnPage(hash) {
   if (hash === "#/puzzles") return { name: "puzzles", page: new PuzzlesPage(root, config) };
   return hash === "#/learn" ? { name: "learn", page: new TutorialPage(root, config) } : null;
 }
+
+// The page's own words (index.html's, marked data-t) and the words the style sheets show
+// (`content: var(--words-...)`) in the page's language; the language switch in the header.
+translatePage(document);
+document.documentElement.style.setProperty("--words-no-moves", JSON.stringify(t("No moves yet.")));
+document.documentElement.style.setProperty("--words-no-messages", JSON.stringify(t("No messages yet.")));
+document.getElementById("account-bar").before(languageSwitch());
 
 window.addEventListener("hashchange", route);
 new AccountBar(document.getElementById("account-bar"));

@@ -9,6 +9,7 @@ import { Motion, reducedMotion } from "./motion.js";
 import { Markup, PieceArt, el, fill } from "./pieces.js";
 import { Camera, Projection, SIZE, TILT } from "./projection.js";
 import { BoardGestures } from "./gestures.js";
+import { t } from "./i18n.js";
 import { Overlays } from "./overlays.js";
 
 export { el, shade, contrastText } from "./pieces.js";
@@ -28,8 +29,8 @@ export class Board {
       class: "board",
       role: "application",
       tabindex: "0",
-      "aria-label": "Island. Arrow keys move the cursor, R rotates the tile, Enter acts; [ and ] turn the view, Shift+arrows pan, + and - zoom.",
-      "aria-roledescription": "game board",
+      "aria-label": t("Island. Arrow keys move the cursor, R rotates the tile, Enter acts; [ and ] turn the view, Shift+arrows pan, + and - zoom."),
+      "aria-roledescription": t("game board"),
     });
     container.appendChild(this.svg);
     this.svg.taluvaBoard = this; // for the browser tests and bench/web_render.py

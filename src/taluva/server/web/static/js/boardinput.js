@@ -4,6 +4,7 @@
 // the tile, Enter acts, Escape steps back, + - 0 zoom.
 
 import { key, parseKey } from "./hex.js";
+import { t } from "./i18n.js";
 
 const KEY_MOVES = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
@@ -125,7 +126,7 @@ export class BoardInput {
     } else {
       this.keyboardCursor = next;
       page.drawOverlays();
-      page.announce(`Cursor on ${next[0]},${next[1]}`);
+      page.announce(t("Cursor on {hex}", { hex: key(...next) }));
     }
   }
 

@@ -5,6 +5,7 @@
 
 import { h, clear } from "./dom.js";
 import { key } from "./hex.js";
+import { t } from "./i18n.js";
 import { describeBuild } from "./legal.js";
 import { ruleLink, topicOf } from "./rules.js";
 
@@ -17,7 +18,7 @@ export class BuildMenu {
   constructor(page) {
     this.page = page;
     this.current = null; // {hex, moves, selected, opened}
-    this.node = h("div", { class: "build-menu", hidden: true, role: "dialog", "aria-label": "Build" });
+    this.node = h("div", { class: "build-menu", hidden: true, role: "dialog", "aria-label": t("Build") });
   }
 
   /** Open the menu of `hex`, or explain why nothing can be built there. */
@@ -109,11 +110,11 @@ export class BuildMenu {
     const confirm = h("button", {
       type: "button", class: "primary confirm", disabled: !menu.selected,
       onclick: () => { if (this.ready()) page.play(menu.selected); },
-    }, menu.selected ? `Confirm: ${describeBuild(menu.selected, page.state.expansion_huts)}` : "Choose an action");
+    }, menu.selected ? t("Confirm: {action}", { action: describeBuild(menu.selected, page.state.expansion_huts) }) : t("Choose an action"));
     clear(box,
-      h("div", { class: "menu-title" }, `Hex ${key(...menu.hex)}`),
+      h("div", { class: "menu-title" }, t("Hex {hex}", { hex: key(...menu.hex) })),
       ...items, confirm,
-      h("button", { type: "button", onclick: () => { if (this.ready()) this.close(); } }, "Cancel"));
+      h("button", { type: "button", onclick: () => { if (this.ready()) this.close(); } }, t("Cancel")));
     box.hidden = false;
     box.dataset.ready = this.ready() ? "true" : "false";
   }

@@ -4,6 +4,7 @@
 
 import { ApiError, api } from "./api.js";
 import { h, toast } from "./dom.js";
+import { t } from "./i18n.js";
 import { currentAccount } from "./account.js";
 import { refreshInbox } from "./inbox.js";
 
@@ -21,8 +22,8 @@ export function challengeButton(player, { inline = false } = {}) {
   if (!me || me.id === player.id) return null;
   return h("button", {
     type: "button", class: inline ? "challenge-open inline" : "primary challenge-open", id: inline ? null : "challenge-open",
-    "aria-label": `Challenge ${player.name}`, onclick: () => openDialog(player),
-  }, inline ? "Challenge" : `Challenge ${player.name}`);
+    "aria-label": t("Challenge {name}", { name: player.name }), onclick: () => openDialog(player),
+  }, inline ? t("Challenge") : t("Challenge {name}", { name: player.name }));
 }
 
 async function openDialog(player) {
@@ -30,11 +31,11 @@ async function openDialog(player) {
   try {
     presets = (await lobbyConfig()).clocks || [];
   } catch (error) {
-    toast(`Cannot challenge now: ${error.message}`, "error");
+    toast(t("Cannot challenge now: {error}", { error: error.message }), "error");
     return;
   }
   const timed = presets.findIndex((p) => p.kind === "fischer" && p.base === 600);
-  const clock = h("select", { id: "challenge-clock", "aria-label": "Clock" },
+  const clock = h("select", { id: "challenge-clock", "aria-label": t("Clock") },
     ...presets.map((preset, i) => h("option", { value: i, selected: i === timed }, preset.label)));
   const rated = h("input", { type: "checkbox", id: "challenge-rated", checked: timed >= 0 });
   const problem = h("p", { class: "form-error", role: "alert" });
@@ -44,7 +45,7 @@ async function openDialog(player) {
     rated.disabled = untimed;
     if (untimed) rated.checked = false;
   });
-  const send = h("button", { type: "submit", class: "primary", id: "challenge-send" }, "Send the challenge");
+  const send = h("button", { type: "submit", class: "primary", id: "challenge-send" }, t("Send the challenge"));
   const form = h("form", { class: "account-form challenge-form", onsubmit: async (event) => {
     event.preventDefault();
     const body = { to: player.id, rated: rated.checked };
@@ -56,7 +57,7 @@ async function openDialog(player) {
     try {
       await api("POST", "/api/challenges", body);
       dialog.close();
-      toast(`Challenge sent to ${player.name}: the answer comes at the top of the page.`);
+      toast(t("Challenge sent to {name}: the answer comes at the top of the page.", { name: player.name }));
       refreshInbox();
     } catch (error) {
       problem.textContent = error instanceof ApiError ? error.message : String(error);
@@ -64,12 +65,12 @@ async function openDialog(player) {
       send.disabled = false;
     }
   } },
-  h("h2", {}, `Challenge ${player.name}`),
-  h("p", { class: "hint-line" }, "A game of two players."),
-  h("label", { for: "challenge-clock" }, "Clock"), clock,
-  h("label", { class: "check" }, rated, "Rated"),
+  h("h2", {}, t("Challenge {name}", { name: player.name })),
+  h("p", { class: "hint-line" }, t("A game of two players.")),
+  h("label", { for: "challenge-clock" }, t("Clock")), clock,
+  h("label", { class: "check" }, rated, t("Rated")),
   problem,
-  h("div", { class: "row" }, send, h("button", { type: "button", onclick: () => dialog.close() }, "Cancel")));
+  h("div", { class: "row" }, send, h("button", { type: "button", onclick: () => dialog.close() }, t("Cancel"))));
   const dialog = h("dialog", { class: "account-dialog challenge-dialog" }, form);
   dialog.addEventListener("close", () => dialog.remove());
   document.body.appendChild(dialog);

@@ -3,6 +3,7 @@
 // players, or the whole chat; it remembers both.
 
 import { h, clear } from "./dom.js";
+import { t, tn } from "./i18n.js";
 
 const MUTED_KEY = "taluva.chat.muted"; // JSON list of muted players' names, case-folded
 const OFF_KEY = "taluva.chat.off";
@@ -30,21 +31,21 @@ export class ChatPanel {
     this.pending = new Map(); // ref -> text sent
     this.muted = mutedNames();
     this.off = localStorage.getItem(OFF_KEY) === "on";
-    this.list = h("ol", { class: "chat-log", "aria-label": "Chat messages", "aria-live": "polite" });
+    this.list = h("ol", { class: "chat-log", "aria-label": t("Chat messages"), "aria-live": "polite", "data-empty": t("No messages yet.") });
     this.hidden = h("p", { class: "chat-hidden" });
     this.input = h("input", {
       class: "chat-input", autocomplete: "off", maxlength: limits.chat_chars || 500,
-      placeholder: "Say something to the table", "aria-label": "Chat message",
+      placeholder: t("Say something to the table"), "aria-label": t("Chat message"),
     });
     this.problem = h("p", { class: "chat-problem", role: "alert" });
     this.form = h("form", { class: "chat-form", onsubmit: (event) => { event.preventDefault(); this.say(); } },
-      this.input, h("button", { type: "submit" }, "Send"));
-    this.note = h("p", { class: "chat-note" }, "Only the players write here; you are watching.");
+      this.input, h("button", { type: "submit" }, t("Send")));
+    this.note = h("p", { class: "chat-note" }, t("Only the players write here; you are watching."));
     this.switch = h("button", { type: "button", class: "chat-switch", onclick: () => this.toggleOff() });
-    this.mutes = h("div", { class: "chat-mutes", role: "group", "aria-label": "Mute players" });
+    this.mutes = h("div", { class: "chat-mutes", role: "group", "aria-label": t("Mute players") });
     this.body = h("div", { class: "chat-body" }, this.mutes, this.list, this.hidden, this.form, this.problem, this.note);
-    this.node = h("section", { class: "chat", "aria-label": "Chat" },
-      h("div", { class: "chat-head" }, h("h3", {}, "Chat"), this.switch), this.body);
+    this.node = h("section", { class: "chat", "aria-label": t("Chat") },
+      h("div", { class: "chat-head" }, h("h3", {}, t("Chat")), this.switch), this.body);
     this.render();
   }
 
@@ -88,7 +89,7 @@ export class ChatPanel {
     if (!text) return;
     const ref = this.send({ type: "chat", text });
     if (ref === null) {
-      this.problem.textContent = "Not connected: the message was not sent.";
+      this.problem.textContent = t("Not connected: the message was not sent.");
       return;
     }
     this.pending.set(ref, text);
@@ -113,7 +114,7 @@ export class ChatPanel {
   }
 
   render() {
-    this.switch.textContent = this.off ? "Unmute chat" : "Mute chat";
+    this.switch.textContent = this.off ? t("Unmute chat") : t("Mute chat");
     this.switch.setAttribute("aria-pressed", this.off ? "true" : "false");
     this.body.hidden = this.off;
     const writer = this.seats.length > 0;
@@ -124,16 +125,16 @@ export class ChatPanel {
       const muted = this.muted.has(fold(p.name));
       return h("button", {
         type: "button", class: "chat-mute", "aria-pressed": muted ? "true" : "false",
-        title: muted ? `Show ${p.name}'s messages again` : `Hide ${p.name}'s messages in this browser`,
+        title: muted ? t("Show {name}'s messages again", { name: p.name }) : t("Hide {name}'s messages in this browser", { name: p.name }),
         onclick: () => this.toggleMute(p.name),
-      }, muted ? `Unmute ${p.name}` : `Mute ${p.name}`);
+      }, muted ? t("Unmute {name}", { name: p.name }) : t("Mute {name}", { name: p.name }));
     }));
     const shown = this.messages.filter((m) => !this.muted.has(fold(m.name)));
     const hiddenCount = this.messages.length - shown.length;
-    this.hidden.textContent = hiddenCount ? `${hiddenCount} message${hiddenCount === 1 ? "" : "s"} from muted players hidden.` : "";
+    this.hidden.textContent = hiddenCount ? tn("{n} message from muted players hidden.", "{n} messages from muted players hidden.", hiddenCount) : "";
     this.hidden.hidden = !hiddenCount;
     clear(this.list, ...shown.map((m) => h("li", { class: "chat-message", "data-seat": m.seat },
-      h("span", { class: "chat-name" }, `${m.name}: `),
+      h("span", { class: "chat-name" }, t("{name}:", { name: m.name }), " "),
       h("span", { class: "chat-text" }, m.text))));
     // Scrolled in the next frame, with the page's own layout, not forced right after writing.
     requestAnimationFrame(() => { this.list.scrollTop = this.list.scrollHeight; });

@@ -2,6 +2,10 @@
 // server's updates. The server keeps the time; this page only counts down from what it sent.
 
 import { h, clear } from "./dom.js";
+import { number, t } from "./i18n.js";
+
+/** The language's decimal sign ("." or ","), for the tenths of the last seconds. */
+const DECIMAL = number(1.5).replace(/\d/g, "");
 
 /** Time left in words a player reads at a glance: "1d 4h", "3h 05m", "9:58", "0:04.2". */
 export function formatTime(ms) {
@@ -12,23 +16,24 @@ export function formatTime(ms) {
   const minutes = Math.floor((seconds % 3600) / 60);
   const rest = seconds % 60;
   const two = (n) => String(n).padStart(2, "0");
-  if (days) return `${days}d ${hours}h`;
-  if (hours) return `${hours}h ${two(minutes)}m`;
-  if (total < 10000) return `${minutes}:${two(rest)}.${Math.floor((total % 1000) / 100)}`;
+  if (days) return t("{days}d {hours}h", { days, hours });
+  if (hours) return t("{hours}h {minutes}m", { hours, minutes: two(minutes) });
+  if (total < 10000) return `${minutes}:${two(rest)}${DECIMAL}${Math.floor((total % 1000) / 100)}`;
   return `${minutes}:${two(rest)}`;
 }
 
 /** The rule of a clock in words, for the lobby and the game page. */
 export function clockRule(clock) {
-  if (!clock) return "no clock";
-  if (clock.kind === "turn") return `${formatTime(clock.base_ms)} a turn`;
-  const increment = clock.increment_ms ? ` + ${clock.increment_ms / 1000} s a turn` : "";
-  return `${formatTime(clock.base_ms)}${increment}`;
+  if (!clock) return t("no clock");
+  const time = formatTime(clock.base_ms);
+  if (clock.kind === "turn") return t("{time} a turn", { time });
+  if (!clock.increment_ms) return time;
+  return t("{time} + {seconds} s a turn", { time, seconds: clock.increment_ms / 1000 });
 }
 
 export class ClockPanel {
   constructor() {
-    this.node = h("section", { class: "clocks", "aria-label": "Clocks", hidden: true });
+    this.node = h("section", { class: "clocks", "aria-label": t("Clocks"), hidden: true });
     this.clock = null;
     this.receivedAt = 0;
     this.timer = setInterval(() => this.tick(), 200);
@@ -54,7 +59,7 @@ export class ClockPanel {
       const time = h("span", { class: "clock-time", role: "timer", "data-seat": p.seat });
       return h("div", { class: "clock-row", "data-seat": p.seat }, h("span", { class: "clock-name" }, p.name), time);
     });
-    clear(this.node, h("h3", {}, h("span", { class: "clock-label" }, "Clock: "), clockRule(clock)), ...this.rows);
+    clear(this.node, h("h3", {}, h("span", { class: "clock-label" }, t("Clock:"), " "), clockRule(clock)), ...this.rows);
     this.tick();
   }
 
@@ -66,7 +71,7 @@ export class ClockPanel {
       const left = clock.remaining_ms[seat];
       const running = clock.running === seat;
       const time = row.querySelector(".clock-time");
-      time.textContent = left === null ? "untimed" : formatTime(running ? left - elapsed : left);
+      time.textContent = left === null ? t("untimed") : formatTime(running ? left - elapsed : left);
       row.classList.toggle("running", running);
       row.classList.toggle("low", left !== null && (running ? left - elapsed : left) < 10000);
     });

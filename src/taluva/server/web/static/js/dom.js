@@ -43,3 +43,9 @@ export function toast(text, kind = "info") {
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => box.classList.remove("show"), 4500);
 }
+
+/** A translated sentence with elements in it: each `{name}` of `text` (as t() left it) is
+ * replaced by the node `nodes[name]`, so that a word in bold keeps the sentence whole. */
+export function sentenceWith(text, nodes) {
+  return text.split(/\{([A-Za-z_][A-Za-z0-9_]*)\}/).map((part, i) => (i % 2 ? nodes[part] ?? `{${part}}` : part)).filter((part) => part !== "");
+}

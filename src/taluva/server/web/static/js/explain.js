@@ -5,6 +5,8 @@
 
 import { toast } from "./dom.js";
 import { key } from "./hex.js";
+import { t, tn } from "./i18n.js";
+import { hutsDestroyed } from "./movewords.js";
 import { ruleLink, topicOf } from "./rules.js";
 
 /** Wait this long (ms) after the pointer stops before asking the server. */
@@ -37,10 +39,13 @@ export class Explanations {
   legalText(move, effect) {
     const page = this.page;
     const players = page.state.players;
-    const buried = [...(effect?.destroyed || [])].sort((a, b) => a.seat - b.seat).map((b) => `${b.huts} hut${b.huts === 1 ? "" : "s"} of ${players[b.seat]?.name}`);
-    const loss = buried.length ? ` – destroys ${buried.join(" and ")}` : "";
+    const destroyed = [...(effect?.destroyed || [])].sort((a, b) => a.seat - b.seat);
+    const victims = hutsDestroyed(destroyed, (seat) => players[seat]?.name);
     const locked = page.locked && move === page.ghostMove();
-    return `${move}: legal${loss}${locked ? " – click again, press Enter or “Place tile”" : ""}`;
+    if (victims && locked) return t("{move}: legal – destroys {victims} – click again, press Enter or “Place tile”", { move, victims });
+    if (victims) return t("{move}: legal – destroys {victims}", { move, victims });
+    if (locked) return t("{move}: legal – click again, press Enter or “Place tile”", { move });
+    return t("{move}: legal", { move });
   }
 
   /** Say what a hex offers in the build phase, or why nothing can be built there. */
@@ -49,7 +54,8 @@ export class Explanations {
     const k = key(...hex);
     if (page.buildsByHex.has(k)) {
       page.tooltip.className = "tooltip ok";
-      page.tooltip.textContent = `${k}: ${page.buildsByHex.get(k).length} possible action(s) – click to choose`;
+      const n = page.buildsByHex.get(k).length;
+      page.tooltip.textContent = tn("{hex}: {n} possible action – click to choose", "{hex}: {n} possible actions – click to choose", n, { hex: k });
       return;
     }
     // The sea keeps the last words, so that the pointer can leave the island for their "?".
@@ -80,10 +86,11 @@ export class Explanations {
     if (message.code !== "illegal" || !sent || message.ref !== sent.ref || !this.page.myTurn()) return;
     const tooltip = this.page.tooltip;
     tooltip.className = "tooltip bad";
-    tooltip.textContent = `Not played: ${message.message} `;
+    const words = t("Not played: {reason}", { reason: message.message });
+    tooltip.textContent = `${words} `;
     const board = this.page.board;
     const topic = topicOf(sent.move.toLowerCase(), (q, r) => board.level(q, r), board.levels.size > 0);
-    if (topic) tooltip.append(ruleLink(topic, `the rule behind “${message.message}”`));
+    if (topic) tooltip.append(ruleLink(topic, t("the rule behind “{reason}”", { reason: message.message })));
   }
 
   /** A move was played: a question not yet sent was about the position before it. */
@@ -102,12 +109,13 @@ export class Explanations {
     const tooltip = this.page.tooltip;
     if (message.ply !== this.page.state.ply) return;
     tooltip.className = message.legal ? "tooltip ok" : "tooltip bad";
-    tooltip.textContent = message.legal ? this.legalText(message.move, message.effect) : `Not here: ${message.reason} `;
+    const refusal = message.legal ? null : t("Not here: {reason}", { reason: message.reason });
+    tooltip.textContent = message.legal ? this.legalText(message.move, message.effect) : `${refusal} `;
     // The rule behind a refusal of the rules (not of the game's state: over, or not started).
     if (!message.legal && this.page.myTurn()) {
       const board = this.page.board;
       const topic = topicOf(message.move, (q, r) => board.level(q, r), board.levels.size > 0);
-      if (topic) tooltip.append(ruleLink(topic, `the rule behind “${message.reason}”`));
+      if (topic) tooltip.append(ruleLink(topic, t("the rule behind “{reason}”", { reason: message.reason })));
     }
     if (loud && !message.legal) toast(message.reason, "error");
   }

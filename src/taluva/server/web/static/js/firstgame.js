@@ -5,6 +5,7 @@
 
 import { ApiError, api, playerName, tokens } from "./api.js";
 import { h, toast } from "./dom.js";
+import { t } from "./i18n.js";
 import { currentAccount } from "./account.js";
 import { hosts } from "./resign.js";
 
@@ -84,20 +85,20 @@ export class FirstGame {
         await playComputer(config);
         button.disabled = false;
       },
-    }, `Play the computer (level ${level})`);
-    const note = h("p", { class: "hint-line" }, "A casual game in one click: unrated, no clock, hints allowed.");
+    }, t("Play the computer (level {level})", { level }));
+    const note = h("p", { class: "hint-line" }, t("A casual game in one click: unrated, no clock, hints allowed."));
     if (done) {
-      this.node = h("section", { class: "first-game done", "aria-label": "Quick start" },
+      this.node = h("section", { class: "first-game done", "aria-label": t("Quick start") },
         h("div", { class: "first-actions" }, play,
-          h("a", { href: "#/learn", id: "learn-to-play", class: "learn-again" }, "Learn to play again")),
+          h("a", { href: "#/learn", id: "learn-to-play", class: "learn-again" }, t("Learn to play again"))),
         note);
       return;
     }
-    this.node = h("section", { class: "first-game", "aria-label": "New to Taluva?" },
-      h("h2", {}, "New to Taluva?"),
-      h("p", {}, "Learn the rules by playing: a guided first game against two scripted opponents, about ten minutes, and you win it."),
+    this.node = h("section", { class: "first-game", "aria-label": t("New to Taluva?") },
+      h("h2", {}, t("New to Taluva?")),
+      h("p", {}, t("Learn the rules by playing: a guided first game against two scripted opponents, about ten minutes, and you win it.")),
       h("div", { class: "first-actions" },
-        h("a", { href: "#/learn", id: "learn-to-play", class: "button primary big" }, "Learn to play"),
+        h("a", { href: "#/learn", id: "learn-to-play", class: "button primary big" }, t("Learn to play")),
         play),
       note);
   }

@@ -11,11 +11,12 @@ import { ClockPanel } from "./clock.js";
 import { LeaveControls, leftInWords } from "./resign.js";
 import { ChatPanel } from "./chat.js";
 import { h, clear, toast } from "./dom.js";
+import { t } from "./i18n.js";
 import { playerCard, showResult, statusInWords } from "./panels.js";
 import { RematchPanel } from "./rematch.js";
 import { TurnSignals } from "./signals.js";
 import { lastTurns, movesInWords } from "./movewords.js";
-import { WinChancePanel } from "./winchance.js";
+import { WinChancePanel, percent } from "./winchance.js";
 import { MoveLog } from "./movelog.js";
 import { ReviewPanel } from "./review.js";
 import { BuildMenu } from "./buildmenu.js";
@@ -59,11 +60,11 @@ export class GamePage {
 
   build() {
     this.tools = tileTools(this);
-    this.boardWrap = h("section", { class: "board-wrap", "aria-label": "Board" });
+    this.boardWrap = h("section", { class: "board-wrap", "aria-label": t("Board") });
     this.toolbar = h("div", { class: "toolbar" },
       ...zoomButtons(this),
-      toolButton("↶", "Turn the view left ([)", () => this.board.turn(-1), { class: "turn-view" }),
-      toolButton("↷", "Turn the view right (])", () => this.board.turn(1), { class: "turn-view" }),
+      toolButton("↶", t("Turn the view left ([)"), () => this.board.turn(-1), { class: "turn-view" }),
+      toolButton("↷", t("Turn the view right (])"), () => this.board.turn(1), { class: "turn-view" }),
       tileToolSpan(this.tools),
     );
     this.tooltip = h("div", { class: "tooltip", role: "status", "aria-live": "polite" });
@@ -71,10 +72,10 @@ export class GamePage {
     this.explanations = new Explanations(this);
     this.boardHost = h("div", { class: "board-host" });
     this.help = h("p", { class: "help" },
-      "Drag to pan, pinch or Ctrl+wheel to zoom. Tile: the wheel or R rotates, click or Enter places. ",
-      "Keyboard: arrows move the cursor, Enter acts, Escape cancels.");
+      t("Drag to pan, pinch or Ctrl+wheel to zoom. Tile: the wheel or R rotates, click or Enter places."), " ",
+      t("Keyboard: arrows move the cursor, Enter acts, Escape cancels."));
     // The winner banner: a live region, present (empty) from the start so that the end is announced.
-    this.banner = h("section", { class: "result-banner", role: "status", "aria-live": "polite", "aria-label": "Result" });
+    this.banner = h("section", { class: "result-banner", role: "status", "aria-live": "polite", "aria-label": t("Result") });
     this.boardWrap.append(this.banner, this.toolbar, this.boardHost, this.tooltip, this.buildMenu.node, this.help);
     this.title = h("h2", { class: "game-title" });
     this.kind = h("span", { class: "game-kind-slot" });
@@ -84,24 +85,24 @@ export class GamePage {
     this.tilePanel = new TilePanel(this);
     this.joinPanel = new JoinPanel(this.id, (seatTokens) => this.socket.send({ type: "hello", tokens: seatTokens }));
     this.playersBox = h("div", { class: "players" });
-    this.hintButton = h("button", { type: "button", class: "hint", onclick: () => this.askHint() }, "Hint");
+    this.hintButton = h("button", { type: "button", class: "hint", onclick: () => this.askHint() }, t("Hint"));
     this.hintText = h("span", { class: "hint-text" });
-    this.replayButton = h("button", { type: "button", id: "replay-toggle", onclick: () => this.replayer.toggle() }, "Replay");
-    this.download = h("a", { class: "button", href: `/api/games/${encodeURIComponent(this.id)}/record`, download: `taluva-${this.id}.json` }, "Download record");
+    this.replayButton = h("button", { type: "button", id: "replay-toggle", onclick: () => this.replayer.toggle() }, t("Replay"));
+    this.download = h("a", { class: "button", href: `/api/games/${encodeURIComponent(this.id)}/record`, download: `taluva-${this.id}.json` }, t("Download record"));
     // How to play, this game's rules (its expansions' sections only), in a new tab.
-    this.rulesLink = h("a", { class: "button rules-button", href: "#/rules", target: "_blank", rel: "noopener", title: "How to play: the rules of this game (opens in a new tab)" }, "How to play");
+    this.rulesLink = h("a", { class: "button rules-button", href: "#/rules", target: "_blank", rel: "noopener", title: t("How to play: the rules of this game (opens in a new tab)") }, t("How to play"));
     this.replayer = new Replayer(this);
-    this.moveInput = h("input", { id: "move-input", list: "legal-moves", autocomplete: "off", placeholder: "type a move, e.g. hut 1,0", "aria-label": "Move text" });
+    this.moveInput = h("input", { id: "move-input", list: "legal-moves", autocomplete: "off", placeholder: t("type a move, e.g. {example}", { example: "hut 1,0" }), "aria-label": t("Move text") });
     this.legalList = h("datalist", { id: "legal-moves" });
     this.moveForm = h("form", { class: "move-form", onsubmit: (e) => { e.preventDefault(); this.play(this.moveInput.value); } },
-      this.moveInput, this.legalList, h("button", { type: "submit" }, "Play"));
-    this.log = h("ol", { class: "log", "aria-label": "Moves" });
+      this.moveInput, this.legalList, h("button", { type: "submit" }, t("Play")));
+    this.log = h("ol", { class: "log", "aria-label": t("Moves"), "data-empty": t("No moves yet.") });
     const side = h("aside", { class: "side" },
       h("div", { class: "head" }, this.title, this.kind, this.connection),
       this.statusLine, this.joinPanel.node, this.tilePanel.node, this.playersBox,
       h("div", { class: "actions" }, this.hintButton, this.replayButton, this.download, this.rulesLink), this.hintText,
       this.replayer.node, this.moveForm,
-      h("h3", {}, "Moves"), this.log);
+      h("h3", {}, t("Moves")), this.log);
     clear(this.root, h("div", { class: "game" }, this.boardWrap, side));
     // Chat, your-turn signals and rematch (js/chat.js, signals.js, rematch.js).
     this.signals = new TurnSignals();
@@ -136,20 +137,23 @@ export class GamePage {
     this.link = status;
     this.connection.className = `connection ${status}`;
     this.showConnection();
-    if (status === "missing") this.statusLine.textContent = "There is no such game.";
+    if (status === "missing") this.statusLine.textContent = t("There is no such game.");
   }
 
   /** Beside the title: a live game says so while its updates arrive; a finished game, an
    * open one or a replay says what it is instead. */
   showConnection() {
-    const words = { reconnecting: "○ reconnecting…", missing: "no such game" };
+    const words = { reconnecting: t("○ reconnecting…"), missing: t("no such game") };
     let text = words[this.link] || this.link || "";
     if (this.link === "connected") {
       const status = this.state?.status;
-      if (this.replay) text = "● replay";
-      else if (status === "live") text = "● live";
-      else if (status === "open") text = "● waiting for players";
-      else text = status ? `● ${status}` : "● connected";
+      const statuses = {
+        live: t("● live"), open: t("● waiting for players"), finished: t("● finished"),
+        cancelled: t("● cancelled"), aborted: t("● aborted"),
+      };
+      if (this.replay) text = t("● replay");
+      else if (!status) text = t("● connected");
+      else text = statuses[status] ?? `● ${status}`;
     }
     this.connection.textContent = text;
   }
@@ -158,7 +162,7 @@ export class GamePage {
     switch (message.type) {
       case "welcome":
         this.seats = message.seats;
-        if (message.unknown_tokens) toast("A saved seat token was not accepted.", "error");
+        if (message.unknown_tokens) toast(t("A saved seat token was not accepted."), "error");
         this.chat.reset(message.chat || []);
         this.rematch.offer(message.rematch || null);
         this.setState(message.state);
@@ -353,7 +357,7 @@ export class GamePage {
   renderActions() {
     const s = this.state;
     this.hintButton.hidden = !(s.hints && !s.rated && this.myTurn());
-    this.replayButton.textContent = this.replay ? "Back to the game" : "Replay";
+    this.replayButton.textContent = this.replay ? t("Back to the game") : t("Replay");
     this.replayButton.hidden = s.ply === 0;
     this.rulesLink.href = rulesFor(s.options.expansions);
   }
@@ -442,29 +446,28 @@ export class GamePage {
   play(text) {
     text = (text || "").trim();
     if (!text) return;
-    if (!this.myTurn()) { toast("It is not your turn.", "error"); return; }
+    if (!this.myTurn()) { toast(t("It is not your turn."), "error"); return; }
     const ref = this.socket.send({ type: "move", state: this.state.ply, move: text });
-    if (ref === null) { toast("Not connected: the move was not sent.", "error"); return; }
+    if (ref === null) { toast(t("Not connected: the move was not sent."), "error"); return; }
     this.explanations.sent(ref, text);
     this.moveInput.value = "";
     this.buildMenu.drop();
     this.locked = false;
     this.cursor = null;
     this.render();
-    this.tooltip.textContent = `Sent: ${text}`;
+    this.tooltip.textContent = t("Sent: {move}", { move: text });
   }
 
   askHint() {
     this.hintButton.disabled = true;
-    this.hintText.textContent = "Thinking…";
+    this.hintText.textContent = t("Thinking…");
     this.socket.send({ type: "hint" });
   }
 
   showHint(message) {
     this.hintButton.disabled = false;
     if (message.ply !== this.state.ply) return;
-    const chance = Math.round(message.value * 100);
-    this.hintText.textContent = `Hint: ${message.move} (expected result ${chance}%)`;
+    this.hintText.textContent = t("Hint: {move} (expected result {chance})", { move: message.move, chance: percent(message.value) });
     const m = parseMove(message.move);
     if ((m.kind === "tile" || m.kind === "double") && this.mode) {
       this.cursor = m.hex;

@@ -7,6 +7,7 @@
 
 import { ApiError, api, tokens } from "./api.js";
 import { h, clear, toast } from "./dom.js";
+import { number, t, tn } from "./i18n.js";
 import { currentAccount, onAccountChange } from "./account.js";
 import { rated, setupWords } from "./seeks.js";
 
@@ -20,10 +21,6 @@ export async function takeRematch(offer) {
   return answer.game.id;
 }
 
-function plural(n, word) {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
-
 export class Inbox {
   constructor(node) {
     this.node = node;
@@ -35,7 +32,7 @@ export class Inbox {
       type: "button", id: "inbox-badge", class: "inbox-badge", "aria-expanded": "false",
       "aria-controls": "inbox-panel", onclick: () => this.toggle(),
     });
-    this.panel = h("div", { id: "inbox-panel", class: "inbox-panel", role: "region", "aria-label": "Inbox", hidden: true });
+    this.panel = h("div", { id: "inbox-panel", class: "inbox-panel", role: "region", "aria-label": t("Inbox"), hidden: true });
     clear(node, this.badge, this.panel);
     node.hidden = true;
     onAccountChange(() => { this.waiting.clear(); this.poll(); });
@@ -77,8 +74,8 @@ export class Inbox {
    * that just started; whether it did. */
   follow() {
     const { sent, seeks } = this.data;
-    const items = [...sent.map((c) => [`c${c.id}`, c.status === "open", c.status === "accepted" && c.game, `${c.to.name} accepted your challenge.`]),
-      ...seeks.map((s) => [`s${s.id}`, s.status === "open", s.status === "matched" && s.game, "Your game has started."])];
+    const items = [...sent.map((c) => [`c${c.id}`, c.status === "open", c.status === "accepted" && c.game, t("{name} accepted your challenge.", { name: c.to.name })]),
+      ...seeks.map((s) => [`s${s.id}`, s.status === "open", s.status === "matched" && s.game, t("Your game has started.")])];
     for (const [key, open, game, words] of items) {
       if (open) this.waiting.add(key);
       else if (game && this.waiting.delete(key)) {
@@ -100,53 +97,53 @@ export class Inbox {
     const seeks = this.data.seeks.filter((s) => s.status === "open"); // started ones: followed
     const count = moves.count + challenges.length + rematches.length;
     const headline = challenges.length
-      ? `${challenges[0].from.name} challenges you`
+      ? t("{name} challenges you", { name: challenges[0].from.name })
       : rematches.length
-        ? `${rematches[0].by.name} offers a rematch`
-        : moves.count ? `Your move in ${plural(moves.count, "game")}` : "";
+        ? t("{name} offers a rematch", { name: rematches[0].by.name })
+        : moves.count ? tn("Your move in {n} game", "Your move in {n} games", moves.count) : "";
     const others = sent.length + seeks.length;
     this.node.hidden = !count && !others;
     this.badge.classList.toggle("urgent", challenges.length + rematches.length > 0);
-    const quiet = seeks.length ? "Looking for a game"
-      : sent.some((x) => x.status === "open") ? "Challenge sent" : "Inbox";
+    const quiet = seeks.length ? t("Looking for a game")
+      : sent.some((x) => x.status === "open") ? t("Challenge sent") : t("Inbox");
     clear(this.badge, headline || quiet,
-      count > 1 ? h("span", { class: "inbox-count", "aria-label": `${count} in all` }, String(count)) : null);
+      count > 1 ? h("span", { class: "inbox-count", "aria-label": t("{count} in all", { count }) }, number(count)) : null);
     const sections = [];
     if (moves.count) {
       sections.push(h("section", { class: "inbox-moves" },
-        h("h3", {}, `Your move in ${plural(moves.count, "game")}`),
+        h("h3", {}, tn("Your move in {n} game", "Your move in {n} games", moves.count)),
         h("ul", {}, ...moves.games.map((g) => h("li", {},
           h("a", { href: `#/game/${encodeURIComponent(g.id)}`, class: "inbox-game", "data-game": g.id, onclick: () => this.toggle(false) },
-            g.name, " · with ", g.players.filter((p) => p.seat !== g.seat).map((p) => p.name).join(", ")))))));
+            g.name, " · ", t("with {players}", { players: g.players.filter((p) => p.seat !== g.seat).map((p) => p.name).join(", ") })))))));
     }
     for (const c of challenges) {
       sections.push(h("section", { class: "inbox-challenge", "data-challenge": c.id },
-        h("p", {}, `${rated(c.from)} challenges you: ${setupWords(c.setup)}`),
+        h("p", {}, t("{name} challenges you: {game}", { name: rated(c.from), game: setupWords(c.setup) })),
         h("div", { class: "row" },
-          h("button", { type: "button", class: "primary inbox-accept", onclick: () => this.answer(c, "accept") }, "Accept"),
-          h("button", { type: "button", class: "inbox-decline", onclick: () => this.answer(c, "decline") }, "Decline"))));
+          h("button", { type: "button", class: "primary inbox-accept", onclick: () => this.answer(c, "accept") }, t("Accept")),
+          h("button", { type: "button", class: "inbox-decline", onclick: () => this.answer(c, "decline") }, t("Decline")))));
     }
     for (const r of rematches) {
       sections.push(h("section", { class: "inbox-rematch", "data-game": r.game },
-        h("p", {}, `${r.by.name} offers a rematch of ${r.name}`),
-        h("button", { type: "button", class: "primary inbox-play", onclick: () => this.rematch(r) }, "Play")));
+        h("p", {}, t("{name} offers a rematch of {game}", { name: r.by.name, game: r.name })),
+        h("button", { type: "button", class: "primary inbox-play", onclick: () => this.rematch(r) }, t("Play"))));
     }
     for (const c of sent) {
       const words = {
-        open: `You challenged ${rated(c.to)}: ${setupWords(c.setup)}. Waiting for an answer.`,
-        accepted: `${c.to.name} accepted your challenge.`,
-        declined: `${c.to.name} declined your challenge.`,
-        cancelled: `You cancelled your challenge to ${c.to.name}.`,
-        expired: `Your challenge to ${c.to.name} expired.`,
-      }[c.status];
+        open: () => t("You challenged {name}: {game}. Waiting for an answer.", { name: rated(c.to), game: setupWords(c.setup) }),
+        accepted: () => t("{name} accepted your challenge.", { name: c.to.name }),
+        declined: () => t("{name} declined your challenge.", { name: c.to.name }),
+        cancelled: () => t("You cancelled your challenge to {name}.", { name: c.to.name }),
+        expired: () => t("Your challenge to {name} expired.", { name: c.to.name }),
+      }[c.status]?.();
       sections.push(h("section", { class: "inbox-sent", "data-challenge": c.id }, h("p", {}, words),
-        c.status === "open" ? h("button", { type: "button", class: "inbox-cancel", onclick: () => this.cancel(`/api/challenges/${c.id}`) }, "Cancel") : null,
-        c.status === "accepted" && c.game ? h("a", { class: "button", href: `#/game/${encodeURIComponent(c.game)}` }, "Go to the game") : null));
+        c.status === "open" ? h("button", { type: "button", class: "inbox-cancel", onclick: () => this.cancel(`/api/challenges/${c.id}`) }, t("Cancel")) : null,
+        c.status === "accepted" && c.game ? h("a", { class: "button", href: `#/game/${encodeURIComponent(c.game)}` }, t("Go to the game")) : null));
     }
     for (const s of seeks) {
       sections.push(h("section", { class: "inbox-seek", "data-seek": s.id },
-        h("p", {}, `Looking for a game: ${setupWords(s.setup)}`),
-        h("button", { type: "button", class: "inbox-cancel", onclick: () => this.cancel(`/api/seeks/${s.id}`) }, "Stop looking")));
+        h("p", {}, t("Looking for a game: {game}", { game: setupWords(s.setup) })),
+        h("button", { type: "button", class: "inbox-cancel", onclick: () => this.cancel(`/api/seeks/${s.id}`) }, t("Stop looking"))));
     }
     clear(this.panel, ...sections);
   }

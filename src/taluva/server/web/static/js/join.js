@@ -3,6 +3,7 @@
 
 import { ApiError, api, playerName, tokens } from "./api.js";
 import { h, clear, toast } from "./dom.js";
+import { t } from "./i18n.js";
 
 export class JoinPanel {
   /** `gameId` names the game; `hello(tokens)` tells the server this page's seat tokens. */
@@ -18,16 +19,16 @@ export class JoinPanel {
       clear(this.node);
       return;
     }
-    const name = h("input", { value: playerName.get(), placeholder: "your name", maxlength: 160, "aria-label": "Your name", class: "join-name" });
-    const link = h("input", { readonly: true, value: location.href, class: "join-link", "aria-label": "Link to this game", onfocus: (e) => e.target.select() });
+    const name = h("input", { value: playerName.get(), placeholder: t("your name"), maxlength: 160, "aria-label": t("Your name"), class: "join-name" });
+    const link = h("input", { readonly: true, value: location.href, class: "join-link", "aria-label": t("Link to this game"), onfocus: (e) => e.target.select() });
     clear(this.node,
-      h("p", {}, "Free seats: take one to play, or send this link to the other players:"),
+      h("p", {}, t("Free seats: take one to play, or send this link to the other players:")),
       link,
       name,
       ...free.map((p) => h("button", {
         type: "button", class: "primary", "data-seat": p.seat,
         onclick: () => this.join(p.seat, name.value),
-      }, `Take seat ${p.seat + 1}`)));
+      }, t("Take seat {n}", { n: p.seat + 1 }))));
   }
 
   async join(seat, name) {

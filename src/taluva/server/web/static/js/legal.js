@@ -3,6 +3,7 @@
 // `level(q, r)` gives a hex's height (the board's), so that nothing here touches the page.
 
 import { key, neighbour, parseMove } from "./hex.js";
+import { t, tn } from "./i18n.js";
 
 /** The lagoon (a list of [q, r]) that holds hex [q, r], or null. */
 function lagoonOf(lagoons, [q, r]) {
@@ -56,18 +57,28 @@ export function previewOf(text, player, level) {
   return [];
 }
 
+/** An expansion in words, one sentence a terrain (its grammar differs by language):
+ * `n` hexes, `huts` (a phrase) placed. */
+const EXPAND = {
+  jungle: (n, huts) => tn("Expand into jungle: {n} hex, {huts}", "Expand into jungle: {n} hexes, {huts}", n, { huts }),
+  clearing: (n, huts) => tn("Expand into clearing: {n} hex, {huts}", "Expand into clearing: {n} hexes, {huts}", n, { huts }),
+  sand: (n, huts) => tn("Expand into sand: {n} hex, {huts}", "Expand into sand: {n} hexes, {huts}", n, { huts }),
+  rock: (n, huts) => tn("Expand into rock: {n} hex, {huts}", "Expand into rock: {n} hexes, {huts}", n, { huts }),
+  lake: (n, huts) => tn("Expand into lake: {n} hex, {huts}", "Expand into lake: {n} hexes, {huts}", n, { huts }),
+};
+
 /** A build in words, for the build menu; `huts` is what the server says an expansion places
  * (the state's `expansion_huts`). */
 export function describeBuild(text, huts) {
   const m = parseMove(text);
-  const count = (n) => `${n} hut${n === 1 ? "" : "s"}`;
   switch (m.kind) {
-    case "hut": return "Found a settlement (1 hut)";
-    case "temple": return "Build a temple";
-    case "tower": return "Build a tower";
-    case "ship": return "Place a ship in this lagoon";
+    case "hut": return t("Found a settlement (1 hut)");
+    case "temple": return t("Build a temple");
+    case "tower": return t("Build a tower");
+    case "ship": return t("Place a ship in this lagoon");
     case "expand":
-      return `Expand into ${m.terrain}: ${m.hexes.length} hex${m.hexes.length === 1 ? "" : "es"}, ${count(huts[text])}`;
+      if (!EXPAND[m.terrain]) return text;
+      return EXPAND[m.terrain](m.hexes.length, tn("{n} hut", "{n} huts", huts[text]));
     default: return text;
   }
 }

@@ -2,6 +2,7 @@
 
 import { ApiError, api, playerName, tokens } from "./api.js";
 import { h, clear, toast } from "./dom.js";
+import { t, tn } from "./i18n.js";
 import { currentAccount } from "./account.js";
 import { clockRule } from "./clock.js";
 import { hosts } from "./resign.js";
@@ -17,24 +18,25 @@ function heldGames(games, status) {
   return games.filter((g) => mine[g.id]).map((g) => ({
     id: g.id,
     name: g.name,
-    opponents: g.players.filter((p) => !(p.seat in mine[g.id])).map((p) => (p.taken ? p.name : "(free)")),
-    situation: status === "open" ? "Waiting for players" : status === "finished" ? "Finished" : `Playing: ${g.ply} move${g.ply === 1 ? "" : "s"} made`,
+    opponents: g.players.filter((p) => !(p.seat in mine[g.id])).map((p) => (p.taken ? p.name : t("(free)"))),
+    situation: status === "open" ? t("Waiting for players") : status === "finished" ? t("Finished")
+      : tn("Playing: {n} move made", "Playing: {n} moves made", g.ply),
   }));
 }
 
 /** The seat choices: people, then every AI level of the server's table (/api/config). */
 function seatChoices(config) {
   return [
-    ["you", "You (this browser)"],
-    ["human", "Another person (free seat)"],
-    ...config.levels.map((level, i) => [`ai:${level}`, `AI level ${level} (${config.level_titles[i]})`]),
+    ["you", t("You (this browser)")],
+    ["human", t("Another person (free seat)")],
+    ...config.levels.map((level, i) => [`ai:${level}`, t("AI level {level} ({title})", { level, title: config.level_titles[i] })]),
   ];
 }
 
-const EXPANSION_NAMES = { ships: "Ships", double_hex: "Double-hex tiles" };
+const EXPANSION_NAMES = { ships: t("Ships"), double_hex: t("Double-hex tiles") };
 const HOUSE_RULE_NAMES = {
-  adjacent_hut: "A new hut may stand next to your own buildings",
-  all_tiles: "Play with every tile in the box",
+  adjacent_hut: t("A new hut may stand next to your own buildings"),
+  all_tiles: t("Play with every tile in the box"),
 };
 
 export class Lobby {
@@ -55,37 +57,37 @@ export class Lobby {
 
   build() {
     this.seatBox = h("div", { class: "seats" });
-    this.gameName = h("input", { id: "game-name", maxlength: 160, placeholder: "e.g. Thursday club", "aria-label": "Game name" });
-    this.tiles = h("select", { id: "tiles-per-player", "aria-label": "Tiles per player" });
+    this.gameName = h("input", { id: "game-name", maxlength: 160, placeholder: t("e.g. Thursday club"), "aria-label": t("Game name") });
+    this.tiles = h("select", { id: "tiles-per-player", "aria-label": t("Tiles per player") });
     this.hints = h("input", { type: "checkbox", id: "hints", checked: true });
-    this.clock = h("select", { id: "clock", "aria-label": "Clock", onchange: () => this.clockChosen() },
+    this.clock = h("select", { id: "clock", "aria-label": t("Clock"), onchange: () => this.clockChosen() },
       ...(this.config.clocks || []).map((preset, i) => h("option", { value: i }, preset.label)));
     this.rated = h("input", { type: "checkbox", id: "rated", onchange: () => this.ratedChosen() });
     this.ratedNote = h("span", { class: "hint-line", id: "rated-note" });
     const zones = this.config.expansions.filter((e) => e.startsWith("board:"));
-    this.zone = h("select", { id: "zone", "aria-label": "Game board zone" },
-      h("option", { value: "" }, "No board (unlimited island)"),
-      ...zones.map((z) => h("option", { value: z }, `Board: ${z.slice(6)}`)));
+    this.zone = h("select", { id: "zone", "aria-label": t("Game board zone") },
+      h("option", { value: "" }, t("No board (unlimited island)")),
+      ...zones.map((z) => h("option", { value: z }, t("Board: {zone}", { zone: z.slice(6) }))));
     this.expansions = this.config.expansions.filter((e) => !e.startsWith("board:")).map((name) =>
       h("label", { class: "check" }, h("input", { type: "checkbox", value: name, class: "expansion" }), EXPANSION_NAMES[name] || name));
     this.houseRules = this.config.house_rules.map((name) =>
       h("label", { class: "check" }, h("input", { type: "checkbox", value: name, class: "house-rule" }), HOUSE_RULE_NAMES[name] || name));
     const counts = this.config.player_counts;
     const form = h("form", { class: "create", onsubmit: (e) => { e.preventDefault(); this.create(); } },
-      h("h2", {}, "New game"),
-      h("label", { for: "game-name" }, "Name"), this.gameName,
-      h("fieldset", {}, h("legend", {}, `Seats (${Math.min(...counts)} to ${Math.max(...counts)})`), this.seatBox,
+      h("h2", {}, t("New game")),
+      h("label", { for: "game-name" }, t("Name")), this.gameName,
+      h("fieldset", {}, h("legend", {}, t("Seats ({least} to {most})", { least: Math.min(...counts), most: Math.max(...counts) })), this.seatBox,
         h("div", { class: "row" },
-          h("button", { type: "button", id: "add-seat", onclick: () => this.changeSeats(1) }, "+ Seat"),
-          h("button", { type: "button", id: "remove-seat", onclick: () => this.changeSeats(-1) }, "− Seat"))),
-      h("fieldset", {}, h("legend", {}, "Options"),
-        h("label", { for: "tiles-per-player" }, "Tiles per player"), this.tiles,
-        h("label", { for: "clock" }, "Clock"), this.clock,
-        h("label", { class: "check" }, this.rated, "Rated"), this.ratedNote,
-        ...(zones.length ? [h("label", { for: "zone" }, "Game board"), this.zone] : []),
+          h("button", { type: "button", id: "add-seat", onclick: () => this.changeSeats(1) }, t("+ Seat")),
+          h("button", { type: "button", id: "remove-seat", onclick: () => this.changeSeats(-1) }, t("− Seat")))),
+      h("fieldset", {}, h("legend", {}, t("Options")),
+        h("label", { for: "tiles-per-player" }, t("Tiles per player")), this.tiles,
+        h("label", { for: "clock" }, t("Clock")), this.clock,
+        h("label", { class: "check" }, this.rated, t("Rated")), this.ratedNote,
+        ...(zones.length ? [h("label", { for: "zone" }, t("Game board")), this.zone] : []),
         ...this.expansions, ...this.houseRules,
-        h("label", { class: "check" }, this.hints, "Allow the AI hint button")),
-      h("button", { type: "submit", class: "primary big", id: "create" }, "Create game"));
+        h("label", { class: "check" }, this.hints, t("Allow the AI hint button"))),
+      h("button", { type: "submit", class: "primary big", id: "create" }, t("Create game")));
     this.lists = {
       open: h("ul", { class: "games", id: "open-games" }),
       live: h("ul", { class: "games", id: "live-games" }),
@@ -97,10 +99,10 @@ export class Lobby {
       form,
       h("section", { class: "lists" },
         this.seeksBox = h("div", { class: "finding", id: "finding" }),
-        h("h2", {}, "Open games"), h("p", { class: "hint-line" }, "Waiting for players: take a free seat."), this.lists.open,
-        h("h2", {}, "Playing now"), this.lists.live,
-        h("h2", {}, "Waiting for a move"), h("p", { class: "hint-line" }, "No move for a day or more."), this.lists.idle,
-        h("h2", {}, "Finished"), this.lists.finished)));
+        h("h2", {}, t("Open games")), h("p", { class: "hint-line" }, t("Waiting for players: take a free seat.")), this.lists.open,
+        h("h2", {}, t("Playing now")), this.lists.live,
+        h("h2", {}, t("Waiting for a move")), h("p", { class: "hint-line" }, t("No move for a day or more.")), this.lists.idle,
+        h("h2", {}, t("Finished")), this.lists.finished)));
     this.renderSeats();
     this.ratedChosen(false);
     this.seeks = new SeeksPanel(this.seeksBox, this.config, { expansions: EXPANSION_NAMES, houseRules: HOUSE_RULE_NAMES });
@@ -134,18 +136,18 @@ export class Lobby {
     }
     this.hints.disabled = this.rated.checked;
     this.ratedNote.textContent = !signedIn
-      ? "Sign in to play rated games."
-      : this.rated.checked ? "Ratings change with the result; rated games have a clock and no hints." : "";
+      ? t("Sign in to play rated games.")
+      : this.rated.checked ? t("Ratings change with the result; rated games have a clock and no hints.") : "";
   }
 
   renderSeats() {
     const rows = this.seats.map((choice, i) => {
-      const select = h("select", { "aria-label": `Seat ${i + 1}`, class: "seat-kind", onchange: (e) => { this.seats[i] = e.target.value; this.renderSeats(); } },
+      const select = h("select", { "aria-label": t("Seat {n}", { n: i + 1 }), class: "seat-kind", onchange: (e) => { this.seats[i] = e.target.value; this.renderSeats(); } },
         ...seatChoices(this.config).map(([value, label]) => h("option", { value, selected: value === choice }, label)));
       const name = choice === "you" || choice === "human"
         ? h("input", {
-          class: "seat-name", maxlength: 160, value: this.names[i] || "", "aria-label": `Seat ${i + 1} name`,
-          placeholder: choice === "you" ? "your name" : "name (optional)",
+          class: "seat-name", maxlength: 160, value: this.names[i] || "", "aria-label": t("Seat {n} name", { n: i + 1 }),
+          placeholder: choice === "you" ? t("your name") : t("name (optional)"),
           oninput: (e) => { this.names[i] = e.target.value; },
         })
         : null;
@@ -214,7 +216,7 @@ export class Lobby {
         }
       } catch (error) {
         complete = false;
-        clear(this.lists[status], h("li", { class: "empty" }, `Cannot load: ${error.message}`));
+        clear(this.lists[status], h("li", { class: "empty" }, t("Cannot load: {error}", { error: error.message })));
       }
     }
     if (complete) rememberGames("lobby", held);
@@ -224,19 +226,19 @@ export class Lobby {
   renderList(name, games, status = name) {
     const list = this.lists[name];
     if (!games.length) {
-      clear(list, h("li", { class: "empty" }, "None."));
+      clear(list, h("li", { class: "empty" }, t("None.")));
       return;
     }
     const mine = tokens.all();
     clear(list, ...games.map((g) => {
       const players = g.players.map(withRating).join(", ");
-      const options = [...g.options.expansions, ...g.options.house_rules].join(", ");
-      const label = status === "finished" ? "Replay" : mine[g.id] ? "Continue" : status === "open" ? "Join" : "Watch";
+      const options = [...g.options.expansions.map((e) => EXPANSION_NAMES[e] || e), ...g.options.house_rules.map((r) => HOUSE_RULE_NAMES[r] || r)].join(", ");
+      const label = status === "finished" ? t("Replay") : mine[g.id] ? t("Continue") : status === "open" ? t("Join") : t("Watch");
       return h("li", { class: "game-entry", "data-game": g.id },
         h("a", { href: `#/game/${encodeURIComponent(g.id)}`, class: "button" }, label),
         h("span", { class: "game-name" }, g.name, " ", kindTag(g.rated)),
         h("span", { class: "game-players" }, players),
-        h("span", { class: "game-meta" }, `${g.ply} moves${options ? " · " + options : ""}${g.clock ? " · " + clockRule(g.clock) : ""}`));
+        h("span", { class: "game-meta" }, [tn("{n} move", "{n} moves", g.ply), options, g.clock ? clockRule(g.clock) : ""].filter(Boolean).join(" · ")));
     }));
   }
 }

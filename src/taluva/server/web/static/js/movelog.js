@@ -5,6 +5,7 @@
 // stays listed: the move shown is marked and the moves after it are dimmed, a click away.
 
 import { h, clear } from "./dom.js";
+import { t } from "./i18n.js";
 import { movesInWords } from "./movewords.js";
 
 const TILE_PHASE = new Set(["tile", "draw", "double"]);
@@ -94,13 +95,13 @@ export class MoveLog {
       const kind = text.split(" ")[0];
       const startsTurn = TILE_PHASE.has(kind) && this.turn?.previous !== "draw";
       if (!this.turn || startsTurn || seat !== this.turn.seat) {
-        const items = h("li", {}, h("span", { class: "who" }, `${s.players[seat]?.name ?? "?"}: `));
+        const items = h("li", {}, h("span", { class: "who" }, t("{name}:", { name: s.players[seat]?.name ?? "?" }), " "));
         this.turn = { seat, items };
         fresh.push(items);
       }
       const button = h("button", {
         type: "button", class: "log-move",
-        title: `${text} (move ${ply + 1}: show the position after it)`, "data-move": text,
+        title: t("{move} (move {n}: show the position after it)", { move: text, n: ply + 1 }), "data-move": text,
         "data-ply": ply + 1,
       }, said[ply].words, h("code", { class: "notation" }, text));
       if (this.current !== null && ply >= this.current) button.classList.add("later");

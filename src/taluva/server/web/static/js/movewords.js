@@ -4,18 +4,37 @@
 // engine's facts in `state.effects` (docs/server-api.md); this file only puts them in words.
 
 import { doubleFootprint, parseMove, tileFootprint } from "./hex.js";
+import { listing, t, tn } from "./i18n.js";
 
 /** "2,−1": a hex as people read it (a true minus sign). */
 export function hexWords([q, r]) {
   return `${q},${r}`.replaceAll("-", "−");
 }
 
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-
-function listed(parts) {
-  if (parts.length <= 1) return parts.join("");
-  return `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
+/** "2 huts of Ben, 1 hut of Cleo": the huts an eruption destroys, by seat (`nameOf`). */
+export function hutsDestroyed(destroyed, nameOf) {
+  return listing(destroyed.map((d) => tn("{n} hut of {player}", "{n} huts of {player}", d.huts, { player: nameOf(d.seat) })));
 }
+
+/** An expansion in words, one sentence a terrain (its grammar differs by language): with
+ * the huts it placed (`huts`, a phrase), or without when the server has not said. */
+const EXPANDED = {
+  jungle: (n, v) => (v.huts
+    ? tn("{who} expanded into jungle: {huts} on {n} hex", "{who} expanded into jungle: {huts} on {n} hexes", n, v)
+    : tn("{who} expanded into jungle on {n} hex", "{who} expanded into jungle on {n} hexes", n, v)),
+  clearing: (n, v) => (v.huts
+    ? tn("{who} expanded into clearing: {huts} on {n} hex", "{who} expanded into clearing: {huts} on {n} hexes", n, v)
+    : tn("{who} expanded into clearing on {n} hex", "{who} expanded into clearing on {n} hexes", n, v)),
+  sand: (n, v) => (v.huts
+    ? tn("{who} expanded into sand: {huts} on {n} hex", "{who} expanded into sand: {huts} on {n} hexes", n, v)
+    : tn("{who} expanded into sand on {n} hex", "{who} expanded into sand on {n} hexes", n, v)),
+  rock: (n, v) => (v.huts
+    ? tn("{who} expanded into rock: {huts} on {n} hex", "{who} expanded into rock: {huts} on {n} hexes", n, v)
+    : tn("{who} expanded into rock on {n} hex", "{who} expanded into rock on {n} hexes", n, v)),
+  lake: (n, v) => (v.huts
+    ? tn("{who} expanded into lake: {huts} on {n} hex", "{who} expanded into lake: {huts} on {n} hexes", n, v)
+    : tn("{who} expanded into lake on {n} hex", "{who} expanded into lake on {n} hexes", n, v)),
+};
 
 /**
  * One entry a move: {ply, seat, move, words}. `nameOf(seat)` names the players; the words
@@ -23,11 +42,31 @@ function listed(parts) {
  * effects, or a review plan's `best_effects`); a move whose effect is missing is said without
  * the numbers only the server knows.
  */
-export function movesInWords(state, nameOf = (seat) => state.players?.[seat]?.name ?? `Seat ${seat + 1}`) {
+export function movesInWords(state, nameOf = (seat) => state.players?.[seat]?.name ?? t("Seat {n}", { n: seat + 1 })) {
   return state.moves.map((text, ply) => {
     const seat = state.movers?.[ply];
     return { ply, seat, move: text, words: moveWords(text, nameOf(seat), state.effects?.[ply], nameOf) };
   });
+}
+
+/** A tile placed: on the sea or beside the island (level 1), or over a volcano, raising the
+ * hexes under it and perhaps destroying huts. */
+function tileWords(m, who, effect, nameOf) {
+  const hex = hexWords(m.hex);
+  const { level } = effect;
+  if (m.kind === "tile") {
+    if (level === 1) return t("{who} placed a tile at {hex}", { who, hex });
+    const victims = hutsDestroyed(effect.destroyed || [], nameOf);
+    return victims
+      ? t("{who} erupted at {hex}, raising it to level {level}, destroying {victims}", { who, hex, level, victims })
+      : t("{who} erupted at {hex}, raising it to level {level}", { who, hex, level });
+  }
+  const code = m.code;
+  if (level === 1) return t("{who} placed the double-hex tile {code} at {hex}", { who, code, hex });
+  const victims = hutsDestroyed(effect.destroyed || [], nameOf);
+  return victims
+    ? t("{who} laid the double-hex tile {code} on {hex}, raising it to level {level}, destroying {victims}", { who, code, hex, level, victims })
+    : t("{who} laid the double-hex tile {code} on {hex}, raising it to level {level}", { who, code, hex, level });
 }
 
 /** One move in words, the mover called `who`, from its text and its effect. */
@@ -38,25 +77,18 @@ function moveWords(text, who, effect, nameOf) {
   } catch {
     m = { kind: "?" };
   }
-  if ((m.kind === "tile" || m.kind === "double") && effect?.level) {
-    const what = m.kind === "tile" ? "a tile" : `the double-hex tile ${m.code}`;
-    if (effect.level === 1) return `${who} placed ${what} at ${hexWords(m.hex)}`;
-    const verb = m.kind === "tile" ? `erupted at ${hexWords(m.hex)}` : `laid ${what} on ${hexWords(m.hex)}`;
-    const victims = (effect.destroyed || []).map((d) => `${plural(d.huts, "hut")} of ${nameOf(d.seat)}`);
-    return `${who} ${verb}, raising it to level ${effect.level}${victims.length ? `, destroying ${listed(victims)}` : ""}`;
+  if ((m.kind === "tile" || m.kind === "double") && effect?.level) return tileWords(m, who, effect, nameOf);
+  const hex = m.hex ? hexWords(m.hex) : "";
+  if (m.kind === "hut") return t("{who} founded a settlement at {hex}", { who, hex });
+  if (m.kind === "expand" && EXPANDED[m.terrain]) {
+    const huts = effect?.huts ? tn("{n} hut", "{n} huts", effect.huts) : "";
+    return EXPANDED[m.terrain](m.hexes.length, { who, huts });
   }
-  if (m.kind === "hut") return `${who} founded a settlement at ${hexWords(m.hex)}`;
-  if (m.kind === "expand") {
-    const count = m.hexes.length;
-    const hexes = `${count} hex${count === 1 ? "" : "es"}`;
-    return effect?.huts
-      ? `${who} expanded into ${m.terrain}: ${plural(effect.huts, "hut")} on ${hexes}`
-      : `${who} expanded into ${m.terrain} on ${hexes}`;
-  }
-  if (m.kind === "temple" || m.kind === "tower") return `${who} built a ${m.kind} at ${hexWords(m.hex)}`;
-  if (m.kind === "ship") return `${who} launched a ship at ${hexWords(m.hex)}`;
-  if (m.kind === "draw") return `${who} drew a tile`;
-  return `${who}: ${text}`;
+  if (m.kind === "temple") return t("{who} built a temple at {hex}", { who, hex });
+  if (m.kind === "tower") return t("{who} built a tower at {hex}", { who, hex });
+  if (m.kind === "ship") return t("{who} launched a ship at {hex}", { who, hex });
+  if (m.kind === "draw") return t("{who} drew a tile", { who });
+  return t("{who}: {move}", { who, move: text });
 }
 
 /** The hexes a move touches. */

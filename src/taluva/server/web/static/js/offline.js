@@ -3,6 +3,7 @@
 
 import { keptGames } from "./pwa.js";
 import { h, clear } from "./dom.js";
+import { dateTime, t, translatePage } from "./i18n.js";
 
 const RETRY_MS = 15000;
 
@@ -11,15 +12,15 @@ function showGames() {
   const list = document.getElementById("offline-games");
   const when = document.getElementById("offline-games-when");
   if (!games.length) {
-    when.textContent = "No games were kept in this browser: open the site once while online to keep them here.";
+    when.textContent = t("No games were kept in this browser: open the site once while online to keep them here.");
     clear(list);
     return;
   }
-  when.textContent = `As they were on ${new Date(at).toLocaleString()}; the links work again once you are online.`;
+  when.textContent = t("As they were on {date}; the links work again once you are online.", { date: dateTime(new Date(at)) });
   clear(list, ...games.map((game) => h("li", { class: `game-entry${game.your_move ? " your-move" : ""}`, "data-game": game.id },
-    h("a", { href: `/#/game/${encodeURIComponent(game.id)}`, class: "button" }, "Open"),
+    h("a", { href: `/#/game/${encodeURIComponent(game.id)}`, class: "button" }, t("Open")),
     h("span", { class: "game-name" }, game.name),
-    h("span", { class: "game-players" }, game.opponents.length ? `with ${game.opponents.join(", ")}` : "on this device"),
+    h("span", { class: "game-players" }, game.opponents.length ? t("with {players}", { players: game.opponents.join(", ") }) : t("on this device")),
     h("span", { class: "game-meta" }, game.situation))));
 }
 
@@ -39,6 +40,7 @@ async function retry() {
   }
 }
 
+translatePage(document);
 showGames();
 document.getElementById("offline-retry").addEventListener("click", back);
 window.addEventListener("online", back);

@@ -4,7 +4,7 @@
 // it in the board's layers and projection.
 
 import { contrastText, el, fill, Markup, points } from "./pieces.js";
-import { key } from "./hex.js";
+import { TERRAIN_LETTERS, key } from "./hex.js";
 import { SIZE } from "./projection.js";
 
 export class Overlays {
@@ -88,8 +88,8 @@ export class Overlays {
     for (const [q, r, terrain] of ordered) {
       board.art.prism(body, p, { q, r, level, terrain, tile: -1 }, () => 0, () => -1, { ghost: true });
       const [x, y] = p.hexTop(q, r, level);
-      const t = el("text", { x, y: y + 1, class: "ghost-letter", fill: contrastText(board.terrainFill(terrain, level)), "text-anchor": "middle", "dominant-baseline": "middle" }, body);
-      t.textContent = "VJCSRL"[terrain];
+      const letter = el("text", { x, y: y + 1, class: "ghost-letter", fill: contrastText(board.terrainFill(terrain, level)), "text-anchor": "middle", "dominant-baseline": "middle" }, body);
+      letter.textContent = TERRAIN_LETTERS[terrain]; // the notation's letter, as on the island
     }
     for (const [q, r] of ordered) {
       const face = board.art.face(p, q, r, level);
@@ -102,8 +102,8 @@ export class Overlays {
       const g = el("g", { class: "buried", "data-hex": key(q, r) }, layer);
       el("circle", { cx: x, cy: y, r: 11, fill: "rgba(0,0,0,0.55)", stroke: board.style.illegal, "stroke-width": 2.5 }, g);
       el("path", { d: `M${x - 6},${y - 6} L${x + 6},${y + 6} M${x + 6},${y - 6} L${x - 6},${y + 6}`, stroke: "#ffffff", "stroke-width": 2.5, "stroke-linecap": "round" }, g);
-      const t = el("text", { x, y: y + 20, class: "buried-count", fill: "#ffffff", stroke: "#000", "stroke-width": 3, "paint-order": "stroke", "text-anchor": "middle" }, g);
-      t.textContent = `−${building.level}`;
+      const count = el("text", { x, y: y + 20, class: "buried-count", fill: "#ffffff", stroke: "#000", "stroke-width": 3, "paint-order": "stroke", "text-anchor": "middle" }, g);
+      count.textContent = `−${building.level}`;
     }
   }
 

@@ -8,6 +8,7 @@ import { BoardInput } from "./boardinput.js";
 import { tileToolSpan, tileTools, zoomButtons } from "./boardtools.js";
 import { BuildMenu } from "./buildmenu.js";
 import { h, clear } from "./dom.js";
+import { t } from "./i18n.js";
 import { tileFootprint, tileTerrains } from "./hex.js";
 import { Explanations } from "./explain.js";
 import { indexLegal, previewOf } from "./legal.js";
@@ -38,19 +39,19 @@ export class PositionPage {
     this.tools = tileTools(this);
     this.toolbar = h("div", { class: "toolbar seated" }, ...zoomButtons(this), tileToolSpan(this.tools));
     this.tooltip = h("div", { class: "tooltip", role: "status", "aria-live": "polite" });
-    this.banner = h("section", { class: "result-banner", role: "status", "aria-live": "polite", "aria-label": "Result" });
+    this.banner = h("section", { class: "result-banner", role: "status", "aria-live": "polite", "aria-label": t("Result") });
     this.buildMenu = new BuildMenu(this);
     this.explanations = new Explanations(this);
     this.boardHost = h("div", { class: "board-host" });
-    const boardWrap = h("section", { class: "board-wrap", "aria-label": "Board" },
+    const boardWrap = h("section", { class: "board-wrap", "aria-label": t("Board") },
       this.banner, this.toolbar, this.boardHost, this.tooltip, this.buildMenu.node);
     this.tilePanel = new TilePanel(this);
     this.playersBox = h("div", { class: "players" });
-    this.moveInput = h("input", { id: "move-input", autocomplete: "off", placeholder: `or type the move, e.g. ${example}`, "aria-label": "Move text" });
+    this.moveInput = h("input", { id: "move-input", autocomplete: "off", placeholder: t("or type the move, e.g. {example}", { example }), "aria-label": t("Move text") });
     this.moveForm = h("form", { class: "move-form", onsubmit: (e) => { e.preventDefault(); this.play(this.moveInput.value); } },
-      this.moveInput, h("button", { type: "submit" }, "Play"));
+      this.moveInput, h("button", { type: "submit" }, t("Play")));
     // It scrolls when the page's words leave it little room: it takes the focus to be scrolled.
-    const side = h("aside", { class: "side", tabindex: "0", "aria-label": "The tile and the players" },
+    const side = h("aside", { class: "side", tabindex: "0", "aria-label": t("The tile and the players") },
       this.tilePanel.node, this.moveForm, this.playersBox);
     clear(this.root, h("div", { class: pageClass }, this.card, boardWrap, side));
     this.input = new BoardInput(this);

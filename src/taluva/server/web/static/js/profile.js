@@ -3,20 +3,22 @@
 
 import { api } from "./api.js";
 import { h, clear } from "./dom.js";
+import { number, t } from "./i18n.js";
 import { challengeButton } from "./challenge.js";
 import { ratingText } from "./ratings.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const PLOT = { width: 600, height: 220, left: 44, right: 12, top: 14, bottom: 28 };
 
-const REASONS = {
-  victory: "placed two kinds of pieces",
-  "last-standing": "last one standing",
-  tiles: "tiles ran out",
-  "no-placement": "no tile could be placed",
-  resigned: "resignation",
-  timeout: "time ran out",
-  left: "a player left",
+/** How a game ended, as a whole sentence each ("Ended: " and the reason). */
+const ENDINGS = {
+  victory: t("Ended: placed two kinds of pieces"),
+  "last-standing": t("Ended: last one standing"),
+  tiles: t("Ended: tiles ran out"),
+  "no-placement": t("Ended: no tile could be placed"),
+  resigned: t("Ended: resignation"),
+  timeout: t("Ended: time ran out"),
+  left: t("Ended: a player left"),
 };
 
 function svg(tag, attrs = {}, ...children) {
@@ -41,20 +43,20 @@ export function ratingPlot(history) {
   const last = values[values.length - 1];
   const plot = svg("svg", {
     viewBox: `0 0 ${width} ${height}`, class: "rating-plot", role: "img",
-    "aria-label": `Rating after each of ${values.length} rated games, from ${first} to ${last}`,
+    "aria-label": t("Rating after each of {count} rated games, from {first} to {last}", { count: values.length, first: String(first), last: String(last) }),
   });
   const ticks = [low + pad, (low + high) / 2, high - pad];
   for (const tick of ticks) {
     plot.appendChild(svg("line", { x1: left, x2: width - right, y1: y(tick), y2: y(tick), class: "grid" }));
-    plot.appendChild(svg("text", { x: left - 6, y: y(tick) + 4, "text-anchor": "end", class: "axis" }, tick.toFixed(1)));
+    plot.appendChild(svg("text", { x: left - 6, y: y(tick) + 4, "text-anchor": "end", class: "axis" }, number(tick, { minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false })));
   }
-  plot.appendChild(svg("text", { x: left, y: height - 8, class: "axis" }, "first rated game"));
-  plot.appendChild(svg("text", { x: width - right, y: height - 8, "text-anchor": "end", class: "axis" }, "latest"));
+  plot.appendChild(svg("text", { x: left, y: height - 8, class: "axis" }, t("first rated game")));
+  plot.appendChild(svg("text", { x: width - right, y: height - 8, "text-anchor": "end", class: "axis" }, t("latest")));
   const points = history.map((p, i) => `${x(i).toFixed(1)},${y(p.rating).toFixed(1)}`).join(" ");
   plot.appendChild(svg("polyline", { points, class: "line" }));
   history.forEach((p, i) => {
     const dot = svg("circle", { cx: x(i).toFixed(1), cy: y(p.rating).toFixed(1), r: 4, class: "dot" });
-    dot.appendChild(svg("title", {}, `Game ${i + 1}: ${p.rating}`));
+    dot.appendChild(svg("title", {}, t("Game {n}: {rating}", { n: i + 1, rating: String(p.rating) })));
     plot.appendChild(dot);
   });
   return plot;
@@ -64,7 +66,7 @@ export class ProfilePage {
   constructor(root, playerId) {
     this.root = root;
     this.id = playerId;
-    clear(root, h("div", { class: "account-page" }, h("p", {}, "Loading…")));
+    clear(root, h("div", { class: "account-page" }, h("p", {}, t("Loading…"))));
     this.load();
   }
 
@@ -76,44 +78,46 @@ export class ProfilePage {
       this.render(player);
     } catch (error) {
       clear(this.root, h("div", { class: "account-page" },
-        h("h1", {}, "Player"), h("p", { class: "fatal" }, error.status === 404 ? "There is no such player." : `Cannot load: ${error.message}`)));
+        h("h1", {}, t("Player")), h("p", { class: "fatal" }, error.status === 404 ? t("There is no such player.") : t("Cannot load: {error}", { error: error.message }))));
     }
   }
 
   render(p) {
     const s = p.stats;
-    const figure = (label, value) => h("div", { class: "figure" }, h("dt", {}, label), h("dd", {}, String(value)));
+    const figure = (label, value) => h("div", { class: "figure" }, h("dt", {}, label), h("dd", {}, typeof value === "number" ? number(value) : String(value)));
     const summary = h("dl", { class: "figures", id: "profile-summary" },
-      figure("Games", p.games),
-      figure("Wins", p.wins),
-      figure("Average place", p.average_place ?? "–"),
-      figure("Rating", p.rating ? ratingText(p.rating.rating, p.rating.provisional) : "unrated"));
+      figure(t("Games"), p.games),
+      figure(t("Wins"), p.wins),
+      figure(t("Average place"), p.average_place ?? "–"),
+      figure(t("Rating"), p.rating ? ratingText(p.rating.rating, p.rating.provisional) : t("unrated")));
     const stats = h("dl", { class: "figures", id: "profile-stats" },
-      figure("Tiles placed", s.tiles),
-      figure("Huts built", s.huts),
-      figure("Temples built", s.temples),
-      figure("Towers built", s.towers),
-      figure("Huts lost to eruptions", s.huts_lost),
-      figure("Highest level built on", s.highest_level),
-      figure("Wins by placing two kinds of pieces", s.wins_by_pieces),
-      figure("Wins when the tiles ran out", s.wins_by_tiles));
+      figure(t("Tiles placed"), s.tiles),
+      figure(t("Huts built"), s.huts),
+      figure(t("Temples built"), s.temples),
+      figure(t("Towers built"), s.towers),
+      figure(t("Huts lost to eruptions"), s.huts_lost),
+      figure(t("Highest level built on"), s.highest_level),
+      figure(t("Wins by placing two kinds of pieces"), s.wins_by_pieces),
+      figure(t("Wins when the tiles ran out"), s.wins_by_tiles));
     const history = p.history.length
       ? ratingPlot(p.history)
-      : h("p", { class: "empty" }, "No rated game yet: a game is rated when it is created rated (with a clock, every seat a signed-in player or an AI).");
+      : h("p", { class: "empty" }, t("No rated game yet: a game is rated when it is created rated (with a clock, every seat a signed-in player or an AI)."));
     const recent = p.recent.length
       ? h("ul", { class: "games", id: "profile-recent" }, ...p.recent.map((g) =>
         h("li", { class: "game-entry" },
-          h("a", { href: `#/game/${encodeURIComponent(g.game)}`, class: "button" }, "Replay"),
+          h("a", { href: `#/game/${encodeURIComponent(g.game)}`, class: "button" }, t("Replay")),
           h("span", { class: "game-name" }, g.name),
-          h("span", { class: "game-players" }, `Place ${g.place} of ${g.players}${g.rated ? " · rated" : ""}`),
-          h("span", { class: "game-meta" }, `Ended: ${REASONS[g.reason] || g.reason}`))))
-      : h("p", { class: "empty" }, "No finished game yet.");
+          h("span", { class: "game-players" }, g.rated
+            ? t("Place {place} of {players} · rated", { place: g.place, players: g.players })
+            : t("Place {place} of {players}", { place: g.place, players: g.players })),
+          h("span", { class: "game-meta" }, ENDINGS[g.reason] || t("Ended: {reason}", { reason: g.reason })))))
+      : h("p", { class: "empty" }, t("No finished game yet."));
     clear(this.root, h("div", { class: "account-page" },
       h("h1", { id: "profile-name" }, p.name),
       challengeButton(p),
       summary,
-      h("h2", {}, "Rating history"), history,
-      h("h2", {}, "Statistics"), stats,
-      h("h2", {}, "Recent games"), recent));
+      h("h2", {}, t("Rating history")), history,
+      h("h2", {}, t("Statistics")), stats,
+      h("h2", {}, t("Recent games")), recent));
   }
 }

@@ -6,6 +6,7 @@
 import { ApiError, api } from "./api.js";
 import { currentAccount } from "./account.js";
 import { h, clear, toast } from "./dom.js";
+import { t } from "./i18n.js";
 
 const READY_WAIT_MS = 10000;
 const DEVICE_KEY = "taluva.pushDevice";
@@ -21,26 +22,43 @@ function bytesOf(text) {
   return Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
 }
 
-/** A short name of this browser for the list of devices, such as "Firefox on Linux". */
+/** A short name of this browser for the list of devices, such as "Firefox on Linux" (in the
+ * language of the page that turned notifications on: the server keeps it as given). */
 function deviceLabel() {
   const agent = navigator.userAgent;
-  const browser = [["Edg/", "Edge"], ["OPR/", "Opera"], ["Firefox/", "Firefox"], ["Chrome/", "Chrome"], ["Safari/", "Safari"]]
-    .find(([mark]) => agent.includes(mark))?.[1] ?? "A browser";
-  const system = [["Android", "Android"], ["iPhone", "iPhone"], ["iPad", "iPad"], ["Windows", "Windows"], ["Mac OS", "macOS"], ["CrOS", "ChromeOS"], ["Linux", "Linux"]]
-    .find(([mark]) => agent.includes(mark))?.[1];
-  return system ? `${browser} on ${system}` : browser;
+  const browser = BROWSERS.find(([mark]) => agent.includes(mark))?.[1];
+  const system = SYSTEMS.find(([mark]) => agent.includes(mark))?.[1];
+  if (!browser) return system ? t("A browser on {system}", { system }) : t("A browser");
+  return system ? t("{browser} on {system}", { browser, system }) : browser;
 }
+
+// Product names, the same in every language.
+const BROWSERS = [["Edg/", "Edge"], ["OPR/", "Opera"], ["Firefox/", "Firefox"], ["Chrome/", "Chrome"], ["Safari/", "Safari"]];
+const SYSTEMS = [["Android", "Android"], ["iPhone", "iPhone"], ["iPad", "iPad"], ["Windows", "Windows"], ["Mac OS", "macOS"], ["CrOS", "ChromeOS"], ["Linux", "Linux"]];
 
 /** Why this browser cannot take push notifications at all, or null when it can. */
 function missing() {
-  if (!window.isSecureContext) return "Notifications need the site over https: this page was opened over plain http.";
-  if (!("serviceWorker" in navigator)) return "This browser cannot run the site in the background (no service workers), so it cannot show notifications. A private window may be the reason.";
+  if (!window.isSecureContext) return t("Notifications need the site over https: this page was opened over plain http.");
+  if (!("serviceWorker" in navigator)) return t("This browser cannot run the site in the background (no service workers), so it cannot show notifications. A private window may be the reason.");
   if (!("PushManager" in window) || !("Notification" in window)) {
     return /iPhone|iPad/.test(navigator.userAgent)
-      ? "On an iPhone or iPad, notifications work once the site is added to the home screen (Share, Add to Home Screen) and opened from there."
-      : "This browser has no Push API, so it cannot show notifications from a web site.";
+      ? t("On an iPhone or iPad, notifications work once the site is added to the home screen (Share, Add to Home Screen) and opened from there.")
+      : t("This browser has no Push API, so it cannot show notifications from a web site.");
   }
   return null;
+}
+
+/** A notice switch's words, one whole sentence per kind (the server's own words for a kind
+ * this page does not know). */
+function pushSwitchWords(kind, about) {
+  switch (kind) {
+    case "move": return t("Notify me of your move in a turn-based game");
+    case "challenge": return t("Notify me of a challenge from another player");
+    case "rematch": return t("Notify me of a rematch offered after a game you played");
+    case "end": return t("Notify me of the result of a game you played, when it ends");
+    case "clock": return t("Notify me of a turn-based game's clock about to run out on your turn");
+    default: return t("Notify me of: {about}", { about });
+  }
 }
 
 /** The site's service worker, or null when none takes charge within READY_WAIT_MS. */
@@ -55,7 +73,7 @@ export class PushSettings {
     this.status = h("p", { class: "hint-line", id: "push-status", role: "status", "aria-live": "polite" });
     this.body = h("div", { id: "push-body" });
     this.others = h("div", { id: "push-others" });
-    clear(this.node, h("h2", {}, "Notifications on this device"), this.status, this.body, this.others);
+    clear(this.node, h("h2", {}, t("Notifications on this device")), this.status, this.body, this.others);
     this.key = null;
     this.device = null;
     if (currentAccount()) this.load();
@@ -73,14 +91,14 @@ export class PushSettings {
       this.key = (await api("GET", "/api/push/key")).key;
     } catch (error) {
       return this.say(error instanceof ApiError && error.code === "push-off"
-        ? "This server sends no notifications: its host has not set them up."
+        ? t("This server sends no notifications: its host has not set them up.")
         : words(error));
     }
     if (Notification.permission === "denied") {
-      return this.say("Notifications are blocked for this site in this browser's settings. Allow them there, then open this page again.");
+      return this.say(t("Notifications are blocked for this site in this browser's settings. Allow them there, then open this page again."));
     }
     const registration = await worker();
-    if (!registration) return this.say("The site's service worker is not running in this browser, so notifications cannot be turned on. Reload the page and try again.");
+    if (!registration) return this.say(t("The site's service worker is not running in this browser, so notifications cannot be turned on. Reload the page and try again."));
     this.registration = registration;
     const subscription = await registration.pushManager.getSubscription();
     const known = Number(localStorage.getItem(DEVICE_KEY));
@@ -107,13 +125,13 @@ export class PushSettings {
 
   show() {
     if (!this.device) {
-      this.say("Get a notification on this device when it is your move, when somebody challenges you, and more, even with the site closed.");
-      const on = h("button", { type: "button", class: "primary", id: "push-on", onclick: () => this.turnOn(on) }, "Turn notifications on");
+      this.say(t("Get a notification on this device when it is your move, when somebody challenges you, and more, even with the site closed."));
+      const on = h("button", { type: "button", class: "primary", id: "push-on", onclick: () => this.turnOn(on) }, t("Turn notifications on"));
       clear(this.body, on);
       return;
     }
-    this.say(`Notifications are on for this device (${this.device.label}). A notification opens the game it is about.`);
-    const off = h("button", { type: "button", id: "push-off", onclick: () => this.turnOff(off) }, "Turn notifications off on this device");
+    this.say(t("Notifications are on for this device ({device}). A notification opens the game it is about.", { device: this.device.label }));
+    const off = h("button", { type: "button", id: "push-off", onclick: () => this.turnOff(off) }, t("Turn notifications off on this device"));
     clear(this.body, ...this.device.switches.map((entry) => this.switchBox(entry)), off);
   }
 
@@ -123,8 +141,8 @@ export class PushSettings {
       const permission = await Notification.requestPermission();
       if (permission !== "granted") {
         this.say(permission === "denied"
-          ? "Notifications are blocked for this site. Allow them in this browser's settings, then try again."
-          : "No notifications: the browser's question was closed without an answer. Try again to allow them.");
+          ? t("Notifications are blocked for this site. Allow them in this browser's settings, then try again.")
+          : t("No notifications: the browser's question was closed without an answer. Try again to allow them."));
         return;
       }
       const options = { userVisibleOnly: true, applicationServerKey: bytesOf(this.key) };
@@ -141,9 +159,9 @@ export class PushSettings {
       await this.send(subscription);
       this.show();
       this.listOthers();
-      toast("Notifications are on for this device.");
+      toast(t("Notifications are on for this device."));
     } catch (error) {
-      this.say(`Notifications could not be turned on: ${words(error)}`);
+      this.say(t("Notifications could not be turned on: {error}", { error: words(error) }));
     } finally {
       button.disabled = false;
     }
@@ -181,7 +199,7 @@ export class PushSettings {
           box.disabled = false;
         }
       } });
-    return h("label", { class: "switch-line", for: `push-${kind}` }, box, ` Notify me of ${about}`);
+    return h("label", { class: "switch-line", for: `push-${kind}` }, box, " ", pushSwitchWords(kind, about));
   }
 
   /** The account's other devices with notifications on, each with a button to remove it. */
@@ -193,12 +211,12 @@ export class PushSettings {
       return;
     }
     const others = devices.filter((device) => device.id !== this.device?.id);
-    clear(this.others, ...(others.length ? [h("p", {}, "Your other devices with notifications on:"),
+    clear(this.others, ...(others.length ? [h("p", {}, t("Your other devices with notifications on:")),
       h("ul", { id: "push-devices" }, ...others.map((device) => h("li", {}, `${device.label} `,
         h("button", { type: "button", onclick: async () => {
           await api("DELETE", `/api/push/subscriptions/${device.id}`).catch(() => {});
           this.listOthers();
-        } }, "Remove"))))] : []));
+        } }, t("Remove")))))] : []));
   }
 }
 

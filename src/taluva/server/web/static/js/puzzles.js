@@ -9,6 +9,7 @@
 
 import { api, ApiError } from "./api.js";
 import { h, clear, toast } from "./dom.js";
+import { t } from "./i18n.js";
 import { parseKey } from "./hex.js";
 import { PositionPage } from "./positionpage.js";
 import { lastTurns } from "./movewords.js";
@@ -54,7 +55,7 @@ export class PuzzlesPage extends PositionPage {
   // ------------------------------------------------------------------ layout
 
   build() {
-    this.card = h("section", { class: "puzzle-card", "aria-label": "Puzzle" });
+    this.card = h("section", { class: "puzzle-card", "aria-label": t("Puzzle") });
     this.status = h("p", { class: "puzzle-status", role: "status", "aria-live": "polite" });
     this.layOut("puzzle-page", "temple 1,0");
     this.renderCard();
@@ -74,7 +75,7 @@ export class PuzzlesPage extends PositionPage {
         store(THEME_KEY, "");
         return this.load(after);
       }
-      clear(this.card, h("p", { class: "fatal" }, `The puzzle cannot be loaded: ${error.message}`));
+      clear(this.card, h("p", { class: "fatal" }, t("The puzzle cannot be loaded: {error}", { error: error.message })));
       return;
     }
     if (this.gone) return;
@@ -139,7 +140,7 @@ export class PuzzlesPage extends PositionPage {
       } else if (!this.legal.has(text)) {
         this.busy = false;
         this.render();
-        toast(`${text} is not a legal build here`, "error");
+        toast(t("{move} is not a legal build here", { move: text }), "error");
       } else {
         const reply = await api("POST", `/api/puzzles/${id}/attempt`, { tile: this.tile, build: text });
         if (this.gone) return;
@@ -202,7 +203,7 @@ export class PuzzlesPage extends PositionPage {
   renderCard() {
     const puzzle = this.puzzle;
     if (!puzzle) {
-      clear(this.card, h("p", {}, "Loading the puzzle…"));
+      clear(this.card, h("p", {}, t("Loading the puzzle…")));
       return;
     }
     const shape = `${puzzle.id}|${!!this.verdict}|${this.state?.phase}|${this.busy}`;
@@ -215,36 +216,36 @@ export class PuzzlesPage extends PositionPage {
   }
 
   cardParts(puzzle) {
-    const select = h("select", { id: "puzzle-theme", "aria-label": "Theme", onchange: (e) => this.chooseTheme(e.target.value) },
-      h("option", { value: "" }, "Every theme"),
-      ...this.themes.filter((t) => t.count).map((t) => h("option", { value: t.id, title: t.words }, `${t.words} (${t.count})`)));
+    const select = h("select", { id: "puzzle-theme", "aria-label": t("Theme"), onchange: (e) => this.chooseTheme(e.target.value) },
+      h("option", { value: "" }, t("Every theme")),
+      ...this.themes.filter((theme) => theme.count).map((theme) => h("option", { value: theme.id, title: theme.words }, `${theme.words} (${theme.count})`)));
     select.value = this.theme;
     const rating = this.player
-      ? h("span", { class: "puzzle-rating", id: "puzzle-rating" }, `Puzzle rating ${this.player.rating}`)
-      : h("span", { class: "puzzle-rating guest" }, "Sign in for a puzzle rating");
+      ? h("span", { class: "puzzle-rating", id: "puzzle-rating" }, t("Puzzle rating {rating}", { rating: String(this.player.rating) }))
+      : h("span", { class: "puzzle-rating guest" }, t("Sign in for a puzzle rating"));
     const top = h("div", { class: "puzzle-top" },
-      rating, h("span", { class: "puzzle-streak", id: "puzzle-streak" }, `Streak ${this.streak}`),
-      h("a", { href: "#/", class: "leave" }, "← Lobby"));
+      rating, h("span", { class: "puzzle-streak", id: "puzzle-streak" }, t("Streak {n}", { n: this.streak })),
+      h("a", { href: "#/", class: "leave" }, t("← Lobby")));
     const about = h("p", { class: "puzzle-about" },
-      `${puzzle.difficulty_name[0].toUpperCase()}${puzzle.difficulty_name.slice(1)} · rated ${puzzle.rating} · `,
-      puzzle.themes.map((id) => this.themes.find((t) => t.id === id)?.words || id).join("; "));
-    const parts = [top, h("label", { class: "puzzle-theme" }, "Theme ", select), about];
+      t("{difficulty} · rated {rating}", { difficulty: `${puzzle.difficulty_name[0].toUpperCase()}${puzzle.difficulty_name.slice(1)}`, rating: String(puzzle.rating) }), " · ",
+      puzzle.themes.map((id) => this.themes.find((theme) => theme.id === id)?.words || id).join("; "));
+    const parts = [top, h("label", { class: "puzzle-theme" }, t("Theme"), " ", select), about];
     const verdict = this.verdict;
     if (!verdict) {
       parts.push(h("h2", {}, puzzle.task));
       parts.push(h("p", { class: "why" }, this.state?.phase === "build"
-        ? `Tile placed: ${this.tile}. Now build.`
-        : `Your tile is ${this.state?.tile}: place it, then build.`));
+        ? t("Tile placed: {move}. Now build.", { move: this.tile })
+        : t("Your tile is {tile}: place it, then build.", { tile: this.state?.tile })));
       if (this.state?.phase === "build") {
-        parts.push(h("button", { type: "button", id: "take-back", disabled: this.busy, onclick: () => this.takeBack() }, "Take back the tile"));
+        parts.push(h("button", { type: "button", id: "take-back", disabled: this.busy, onclick: () => this.takeBack() }, t("Take back the tile")));
       }
       return parts;
     }
     const change = verdict.rating ? ` (${verdict.rating.change >= 0 ? "+" : ""}${verdict.rating.change})` : "";
-    parts.push(h("h2", { class: verdict.right ? "won" : "lost", id: "puzzle-verdict" }, verdict.right ? `Right!${change}` : `Not this time${change}`));
+    parts.push(h("h2", { class: verdict.right ? "won" : "lost", id: "puzzle-verdict" }, (verdict.right ? t("Right!") : t("Not this time")) + change));
     parts.push(h("p", { class: "puzzle-message", id: "puzzle-message" }, verdict.message));
-    parts.push(h("p", { class: "why" }, `The board shows the winning turn (${verdict.answer.tile}, then ${verdict.answer.build}), outlined as the last turn.`));
-    parts.push(h("button", { type: "button", class: "primary big", id: "next-puzzle", onclick: () => this.load(puzzle.id) }, "Next puzzle"));
+    parts.push(h("p", { class: "why" }, t("The board shows the winning turn ({tile}, then {build}), outlined as the last turn.", { tile: verdict.answer.tile, build: verdict.answer.build })));
+    parts.push(h("button", { type: "button", class: "primary big", id: "next-puzzle", onclick: () => this.load(puzzle.id) }, t("Next puzzle")));
     return parts;
   }
 

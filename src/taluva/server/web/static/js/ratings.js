@@ -3,6 +3,7 @@
 
 import { api } from "./api.js";
 import { h, clear } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** A rating as shown: the number, with "?" while it is provisional. */
 export function ratingText(rating, provisional) {
@@ -18,7 +19,7 @@ export function changeText(change) {
 
 /** A lobby entry's player: the name, then the rating in brackets when the seat has one. */
 export function withRating(player) {
-  if (!player.taken) return "(free)";
+  if (!player.taken) return t("(free)");
   return player.rating == null ? player.name : `${player.name} (${ratingText(player.rating, player.provisional)})`;
 }
 
@@ -26,15 +27,15 @@ export function withRating(player) {
 export function kindTag(rated) {
   return h("span", {
     class: `tag game-kind ${rated ? "rated" : "casual"}`,
-    title: rated ? "Rated: the result changes the players' ratings; no hints, no win chances." : "Casual: no rating changes.",
-  }, rated ? "Rated" : "Casual");
+    title: rated ? t("Rated: the result changes the players' ratings; no hints, no win chances.") : t("Casual: no rating changes."),
+  }, rated ? t("Rated") : t("Casual"));
 }
 
 /** The rating changes of a finished rated game, fetched once and shown under its result. */
 export class RatingChanges {
   constructor(gameId) {
     this.gameId = gameId;
-    this.node = h("p", { class: "rating-changes", "aria-label": "Rating changes" });
+    this.node = h("p", { class: "rating-changes", "aria-label": t("Rating changes") });
     this.asked = false;
   }
 
@@ -51,7 +52,7 @@ export class RatingChanges {
         seat.change == null ? "" : ` (${changeText(seat.change)})`)));
     } catch (error) {
       this.asked = false; // asked again with the next state
-      this.node.textContent = `Rating changes cannot be loaded: ${error.message}`;
+      this.node.textContent = t("Rating changes cannot be loaded: {error}", { error: error.message });
     }
   }
 }

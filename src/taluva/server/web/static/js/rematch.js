@@ -4,6 +4,7 @@
 
 import { tokens } from "./api.js";
 import { h, clear, toast } from "./dom.js";
+import { listing, t, tn } from "./i18n.js";
 
 /** Offer or take the rematch of `gameId` with a seat token, or (token null) as the
  * signed-in account, whose session cookie goes with the request. */
@@ -14,7 +15,7 @@ async function playAgain(gameId, token) {
       method: "POST", headers: token ? { authorization: `Bearer ${token}` } : {},
     });
   } catch {
-    throw new Error("the server cannot be reached");
+    throw new Error(t("the server cannot be reached"));
   }
   const data = await response.json().catch(() => ({}));
   if (!response.ok) throw new Error(data.error?.message || response.statusText);
@@ -28,7 +29,7 @@ export class RematchPanel {
     this.state = null;
     this.seats = [];
     this.busy = false;
-    this.node = h("div", { class: "rematch", role: "region", "aria-label": "Rematch", hidden: true });
+    this.node = h("div", { class: "rematch", role: "region", "aria-label": t("Rematch"), hidden: true });
   }
 
   /** The rematch's summary, from the welcome or a `rematch` message (null: none yet). */
@@ -60,7 +61,7 @@ export class RematchPanel {
       }
       if (game) location.hash = `#/game/${game.id}`;
     } catch (error) {
-      toast(`No rematch: ${error.message}`, "error");
+      toast(t("No rematch: {reason}", { reason: error.message }), "error");
     } finally {
       this.busy = false;
       this.render();
@@ -84,15 +85,16 @@ export class RematchPanel {
       }
       parts = [h("button", {
         type: "button", class: "primary rematch-offer", disabled: this.busy,
-        title: "A new game with the same seats and options, and a new deck",
+        title: t("A new game with the same seats and options, and a new deck"),
         onclick: () => this.playAgain(),
-      }, "Rematch")];
+      }, t("Rematch"))];
     } else {
       const ready = this.game.players.filter((p) => p.kind === "human" && p.taken).map((p) => p.name);
       const waiting = this.game.players.filter((p) => p.kind === "human" && !p.taken).map((p) => p.name);
       const words = waiting.length
-        ? `Rematch offered: ${ready.join(", ")} ${ready.length === 1 ? "is" : "are"} in; waiting for ${waiting.join(", ")}.`
-        : "The rematch has started.";
+        ? tn("Rematch offered: {players} is in; waiting for {waiting}.", "Rematch offered: {players} are in; waiting for {waiting}.",
+          ready.length, { players: listing(ready), waiting: listing(waiting) })
+        : t("The rematch has started.");
       parts = [h("p", { class: "rematch-words" }, words)];
       const mine = Object.keys(tokens.forGame(this.game.id)).length > 0;
       const free = this.seats.some((seat) => {
@@ -102,9 +104,9 @@ export class RematchPanel {
       if (free && !mine) {
         parts.push(h("button", {
           type: "button", class: "primary rematch-take", disabled: this.busy, onclick: () => this.playAgain(),
-        }, "Take your seat in the rematch"));
+        }, t("Take your seat in the rematch")));
       } else {
-        parts.push(link(mine ? "Go to the rematch" : "Watch the rematch"));
+        parts.push(link(mine ? t("Go to the rematch") : t("Watch the rematch")));
       }
     }
     clear(this.node, ...parts);

@@ -6,12 +6,11 @@
 
 import { api } from "./api.js";
 import { h, clear, toast } from "./dom.js";
+import { t } from "./i18n.js";
 
 const STEP_MS = 700;
 /** The address's query parameter that names the move shown. */
 const PLY_PARAM = "ply";
-/** How a step button's title writes its key. */
-const KEY_SIGNS = { ArrowLeft: "←", ArrowRight: "→" };
 
 /** Whether a key pressed in `target` is a field's to handle (text, the slider, a list). */
 function typing(target) {
@@ -151,21 +150,26 @@ export class Replayer {
     const total = state.ply;
     const ply = this.current.ply;
     const slider = h("input", {
-      type: "range", min: 0, max: total, value: ply, "aria-label": "Move number",
+      type: "range", min: 0, max: total, value: ply, "aria-label": t("Move number"),
       oninput: (e) => this.show(Number(e.target.value)),
     });
-    const step = (label, name, keys, target) => h("button", {
-      type: "button", title: `${name} (${KEY_SIGNS[keys] ?? keys})`, "aria-label": name, "aria-keyshortcuts": keys,
+    // Each step's title names its key as the language names it ("Pos1" on a German keyboard).
+    const step = (label, name, title, keys, target) => h("button", {
+      type: "button", title, "aria-label": name, "aria-keyshortcuts": keys,
       onclick: () => this.show(target),
     }, label);
     const playButton = h("button", {
-      type: "button", title: "Play the game move by move", onclick: () => this.playOrPause(),
-    }, this.timer ? "Pause" : "Play");
+      type: "button", title: t("Play the game move by move"), onclick: () => this.playOrPause(),
+    }, this.timer ? t("Pause") : t("Play"));
     clear(box,
       h("div", { class: "replay-controls" },
-        step("⇤", "First position", "Home", 0), step("◀", "Previous move", "ArrowLeft", ply - 1), playButton,
-        step("▶", "Next move", "ArrowRight", ply + 1), step("⇥", "Last position", "End", total)),
+        step("⇤", t("First position"), t("First position (Home)"), "Home", 0),
+        step("◀", t("Previous move"), t("Previous move (←)"), "ArrowLeft", ply - 1), playButton,
+        step("▶", t("Next move"), t("Next move (→)"), "ArrowRight", ply + 1),
+        step("⇥", t("Last position"), t("Last position (End)"), "End", total)),
       slider,
-      h("div", { class: "replay-ply" }, `Move ${ply} of ${total}${ply > 0 ? ": " + state.moves[ply - 1] : ""}`));
+      h("div", { class: "replay-ply" }, ply > 0
+        ? t("Move {ply} of {total}: {move}", { ply, total, move: state.moves[ply - 1] })
+        : t("Move {ply} of {total}", { ply, total })));
   }
 }

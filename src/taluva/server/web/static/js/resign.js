@@ -4,6 +4,7 @@
 // button that claims it. The server says how long to wait; this page only counts it down.
 
 import { h, clear } from "./dom.js";
+import { t } from "./i18n.js";
 
 const HOSTS_KEY = "taluva.hosts";
 
@@ -31,8 +32,8 @@ export const hosts = {
 /** Words for a player leaving: "Ben resigned", "Ben ran out of time", or, put out by the
  * others' claim, "Ben was gone too long". */
 export function leftInWords(name, reason, claimed = false) {
-  if (claimed || reason === "left") return `${name} was gone too long and left the game`;
-  return reason === "timeout" ? `${name} ran out of time` : `${name} resigned`;
+  if (claimed || reason === "left") return t("{name} was gone too long and left the game", { name });
+  return reason === "timeout" ? t("{name} ran out of time", { name }) : t("{name} resigned", { name });
 }
 
 /** A wait before a claim, to the second: "0:42", "1:05". */
@@ -89,15 +90,17 @@ export class LeaveControls {
         this.timer = setTimeout(tick, Math.min(250, left));
       };
       this.timer = setTimeout(tick, Math.min(250, wait));
-      return [h("p", { class: "claim-wait" }, `${gone.name} has left: claim the win in `, time)];
+      // The countdown is a node of its own inside the sentence, where the language puts it.
+      const [before, after = ""] = t("{name} has left: claim the win in {time}", { name: gone.name }).split("{time}");
+      return [h("p", { class: "claim-wait" }, before, time, after)];
     }
     const still = state.players.filter((p) => !p.eliminated).length;
-    const label = still > 2 ? `Remove ${gone.name}` : "Claim the win";
+    const label = still > 2 ? t("Remove {name}", { name: gone.name }) : t("Claim the win");
     const claim = h("button", {
       type: "button", class: "primary leave-claim",
       onclick: () => this.send({ type: "claim", seat: gone.seat }),
     }, label);
-    return [h("div", { class: "claim" }, h("p", { role: "status" }, `${gone.name} has left the game.`), claim)];
+    return [h("div", { class: "claim" }, h("p", { role: "status" }, t("{name} has left the game.", { name: gone.name })), claim)];
   }
 
   /** The seat this browser would resign: the one to move if it is ours, else our first still in. */
@@ -125,9 +128,9 @@ export class LeaveControls {
     const ask = (action) => () => { this.confirming = action; this.update(state, seats); };
     if (!this.confirming) {
       const labels = {
-        resign: seats.length > 1 ? `Resign (${name})` : "Resign",
-        cancel: "Cancel game",
-        abort: "Abort game",
+        resign: seats.length > 1 ? t("Resign ({name})", { name }) : t("Resign"),
+        cancel: t("Cancel game"),
+        abort: t("Abort game"),
       };
       clear(this.node, ...claim, ...actions.map((action) =>
         h("button", { type: "button", class: `leave-${action}`, onclick: ask(action) }, labels[action])));
@@ -135,9 +138,11 @@ export class LeaveControls {
     }
     const action = this.confirming;
     const questions = {
-      resign: `Resign ${seats.length > 1 ? name + "'s seat" : "this game"}? You will be out of the game.`,
-      cancel: "Cancel this game? It leaves the lobby for good.",
-      abort: "Abort this game? It ends with no result, and no rating changes.",
+      resign: seats.length > 1
+        ? t("Resign {name}'s seat? You will be out of the game.", { name })
+        : t("Resign this game? You will be out of the game."),
+      cancel: t("Cancel this game? It leaves the lobby for good."),
+      abort: t("Abort this game? It ends with no result, and no rating changes."),
     };
     const messages = {
       resign: { type: "resign", seat },
@@ -151,9 +156,9 @@ export class LeaveControls {
         this.send(messages[action]);
         this.update(state, seats);
       },
-    }, { resign: "Yes, resign", cancel: "Yes, cancel it", abort: "Yes, abort it" }[action]);
+    }, { resign: t("Yes, resign"), cancel: t("Yes, cancel it"), abort: t("Yes, abort it") }[action]);
     const no = h("button", { type: "button", onclick: () => { this.confirming = null; this.update(state, seats); } },
-      action === "cancel" ? "Keep the game" : "Keep playing");
+      action === "cancel" ? t("Keep the game") : t("Keep playing"));
     clear(this.node, ...claim, h("div", { class: "confirm", role: "alertdialog", "aria-label": questions[action] },
       h("p", {}, questions[action]), yes, no));
     yes.focus();

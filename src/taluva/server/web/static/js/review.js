@@ -6,9 +6,11 @@
 
 import { api } from "./api.js";
 import { h, clear } from "./dom.js";
+import { t, tn } from "./i18n.js";
 import { movesInWords } from "./movewords.js";
 import { doubleFootprint, moveHexes, parseMove, tileFootprint, tileTerrains } from "./hex.js";
 import { SIZE } from "./board.js";
+import { percent } from "./winchance.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const WIDTH = 320;
@@ -16,11 +18,11 @@ const HEIGHT = 150;
 const PAD = { left: 34, right: 8, top: 8, bottom: 20 };
 /** Each seat's marker and line dash, so that the curves differ by more than their colour. */
 const SHAPES = [
-  { name: "circles", dash: null },
-  { name: "squares", dash: "6 3" },
-  { name: "triangles", dash: "2 3" },
-  { name: "diamonds", dash: "9 3 2 3" },
-  { name: "crosses", dash: "1 5" },
+  { name: t("circles"), dash: null },
+  { name: t("squares"), dash: "6 3" },
+  { name: t("triangles"), dash: "2 3" },
+  { name: t("diamonds"), dash: "9 3 2 3" },
+  { name: t("crosses"), dash: "1 5" },
 ];
 const MARKS = { mistake: "?", blunder: "??" };
 /** The margin around a chosen mistake's hexes, and the least the view then shows (so that
@@ -29,7 +31,6 @@ const FRAME = { margin: 1.5, width: 12, height: 7 };
 /** How far a review has gone: an answer that arrives after a later one is dropped. */
 const STAGE = { queued: 0, running: 1, done: 2, failed: 2 };
 
-const percent = (value) => `${Math.round(value * 100)}%`;
 
 function svg(tag, attrs = {}, parent = null) {
   const node = document.createElementNS(SVG_NS, tag);
@@ -64,20 +65,20 @@ export class ReviewPanel {
     this.viewBefore = null; // the camera from before, given back when the mistake is left
     this.button = h("button", {
       type: "button", id: "review-toggle", hidden: true, "aria-expanded": "false",
-      title: "The AI's review of this game: each player's winning chance, mistakes and blunders",
+      title: t("The AI's review of this game: each player's winning chance, mistakes and blunders"),
       onclick: () => this.toggle(),
-    }, "Review");
-    this.progress = h("progress", { class: "review-progress", max: 1, value: 0, "aria-label": "Review progress" });
+    }, t("Review"));
+    this.progress = h("progress", { class: "review-progress", max: 1, value: 0, "aria-label": t("Review progress") });
     this.status = h("p", { class: "review-status", role: "status", "aria-live": "polite" });
     this.body = h("div", { class: "review-body" });
-    this.node = h("section", { class: "review", hidden: true, "aria-label": "Game review" },
-      h("h3", {}, "Review"), this.progress, this.status, this.body);
+    this.node = h("section", { class: "review", hidden: true, "aria-label": t("Game review") },
+      h("h3", {}, t("Review")), this.progress, this.status, this.body);
   }
 
   /** Show the button once the game is over; mark the replay's position on the graph. */
   update(state) {
     this.button.hidden = !(state.status === "finished" && state.ply > 0);
-    this.button.textContent = this.open ? "Hide review" : "Review";
+    this.button.textContent = this.open ? t("Hide review") : t("Review");
     this.button.setAttribute("aria-expanded", this.open ? "true" : "false");
     this.node.hidden = !this.open;
     const ply = this.page.replay ? this.page.replay.ply : null;
@@ -103,7 +104,7 @@ export class ReviewPanel {
     try {
       this.show(await api("POST", `/api/games/${encodeURIComponent(this.page.id)}/review`));
     } catch (error) {
-      this.show({ status: "failed", done: 0, total: 0, error: `the review cannot start: ${error.message}` });
+      this.show({ status: "failed", done: 0, total: 0, error: t("the review cannot start: {reason}", { reason: error.message }) });
     }
   }
 
@@ -141,15 +142,15 @@ export class ReviewPanel {
     this.progress.max = Math.max(1, job.total);
     this.progress.value = job.done;
     if (job.status === "failed") {
-      const why = job.error || "the review failed";
+      const why = job.error || t("the review failed");
       this.status.textContent = `${why[0].toUpperCase()}${why.slice(1)}.`;
-      clear(this.body, h("button", { type: "button", class: "review-retry", onclick: () => this.ask() }, "Try again"));
+      clear(this.body, h("button", { type: "button", class: "review-retry", onclick: () => this.ask() }, t("Try again")));
       return;
     }
     if (!done) {
       this.status.textContent = job.status === "queued"
-        ? "The review waits for a free AI worker…"
-        : `Reviewing: ${job.done} of ${job.total} positions searched.`;
+        ? t("The review waits for a free AI worker…")
+        : tn("Reviewing: {done} of {n} position searched.", "Reviewing: {done} of {n} positions searched.", job.total, { done: job.done });
       return;
     }
     if (before !== "done") this.render(job.review);
@@ -162,27 +163,30 @@ export class ReviewPanel {
     const counts = review.players.map((name, seat) => {
       const marked = review.moves.filter((m) => m.player === seat && m.mark);
       const blunders = marked.filter((m) => m.mark === "blunder").length;
-      return `${name} ${blunders} blunder${blunders === 1 ? "" : "s"}, ${marked.length - blunders} mistake${marked.length - blunders === 1 ? "" : "s"}`;
+      // Said first, then put in the sentence (the catalog's extraction skips nested calls).
+      const blunderWords = tn("{n} blunder", "{n} blunders", blunders);
+      const mistakeWords = tn("{n} mistake", "{n} mistakes", marked.length - blunders);
+      return t("{name} {blunders}, {mistakes}", { name, blunders: blunderWords, mistakes: mistakeWords });
     });
-    this.status.textContent = `Review ready: ${counts.join("; ")}.`;
+    this.status.textContent = t("Review ready: {players}.", { players: counts.join("; ") });
     const said = movesInWords(state);
     clear(this.body,
       this.legend(review),
       this.graph(review, said),
-      h("p", { class: "review-help" }, "Choose a point to see the position after that move (arrow keys move along the graph). Choose a mistake to see the position before it with the better move drawn on the board in orange."),
+      h("p", { class: "review-help" }, t("Choose a point to see the position after that move (arrow keys move along the graph). Choose a mistake to see the position before it with the better move drawn on the board in orange.")),
       ...review.players.map((name, seat) => this.mistakes(review, seat, said)),
       this.detail = h("p", { class: "review-detail", role: "status", "aria-live": "polite" }));
     this.page.render();
   }
 
   legend(review) {
-    return h("ul", { class: "review-legend", "aria-label": "Players in the graph" },
+    return h("ul", { class: "review-legend", "aria-label": t("Players in the graph") },
       ...review.players.map((name, seat) => {
         const key = svg("svg", { viewBox: "0 0 28 10", width: 28, height: 10, "aria-hidden": "true" });
         const colour = this.page.board.playerColour(seat);
         svg("line", { x1: 1, y1: 5, x2: 27, y2: 5, stroke: colour, "stroke-width": 2, "stroke-dasharray": SHAPES[seat % SHAPES.length].dash }, key);
         marker(key, seat, 14, 5, colour);
-        return h("li", {}, key, ` ${name} (${SHAPES[seat % SHAPES.length].name})`);
+        return h("li", {}, key, " ", t("{name} ({shape})", { name, shape: SHAPES[seat % SHAPES.length].name }));
       }));
   }
 
@@ -194,14 +198,14 @@ export class ReviewPanel {
     const y = (v) => PAD.top + (1 - v) * (HEIGHT - PAD.top - PAD.bottom);
     const chart = svg("svg", {
       class: "review-graph", viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: "group",
-      "aria-label": `Winning chance over the game, ${positions} positions`,
+      "aria-label": tn("Winning chance over the game, {n} position", "Winning chance over the game, {n} positions", positions),
     });
     for (const v of [0, 0.5, 1]) {
       svg("line", { x1: PAD.left, x2: WIDTH - PAD.right, y1: y(v), y2: y(v), class: "review-grid" }, chart);
       svg("text", { x: PAD.left - 4, y: y(v) + 3.5, "text-anchor": "end", class: "review-axis" }, chart).textContent = percent(v);
     }
-    svg("text", { x: PAD.left, y: HEIGHT - 5, class: "review-axis" }, chart).textContent = "start";
-    svg("text", { x: WIDTH - PAD.right, y: HEIGHT - 5, "text-anchor": "end", class: "review-axis" }, chart).textContent = `move ${positions - 1}`;
+    svg("text", { x: PAD.left, y: HEIGHT - 5, class: "review-axis" }, chart).textContent = t("start");
+    svg("text", { x: WIDTH - PAD.right, y: HEIGHT - 5, "text-anchor": "end", class: "review-axis" }, chart).textContent = t("move {n}", { n: positions - 1 });
     const byPly = new Map(review.moves.map((m) => [m.ply, m]));
     review.players.forEach((name, seat) => {
       const colour = this.page.board.playerColour(seat);
@@ -211,25 +215,32 @@ export class ReviewPanel {
     const points = [];
     review.chances.forEach((row, i) => {
       const move = byPly.get(i - 1);
-      const words = i === 0 ? "Start" : `After move ${i}: ${said[i - 1]?.words ?? move?.move ?? ""}`;
-      const chances = review.players.map((name, seat) => `${name} ${percent(row[seat])}`).join(", ");
-      const mark = move?.mark ? `, ${review.players[move.player]}'s ${move.mark}` : "";
+      const words = i === 0 ? t("Start") : t("After move {n}: {move}", { n: i, move: said[i - 1]?.words ?? move?.move ?? "" });
+      const chances = review.players.map((name, seat) => t("{name} {chance}", { name, chance: percent(row[seat]) })).join(", ");
       const point = svg("g", {
         class: "review-point", tabindex: i === 0 ? 0 : -1, role: "button", "data-ply": i,
-        "aria-label": `${words}. ${chances}${mark}`,
+        "aria-label": this.pointLabel(words, chances, move, review.players),
       }, chart);
       const step = (WIDTH - PAD.left - PAD.right) / span;
       svg("rect", { x: x(i) - step / 2, y: PAD.top, width: step, height: HEIGHT - PAD.top - PAD.bottom, class: "review-hit" }, point);
       review.players.forEach((name, seat) => marker(point, seat, x(i), y(row[seat]), this.page.board.playerColour(seat), 2.4));
       if (move?.mark) {
-        const t = svg("text", { x: x(i), y: y(row[move.player]) - 6, "text-anchor": "middle", class: `review-mark ${move.mark}` }, point);
-        t.textContent = MARKS[move.mark];
+        const sign = svg("text", { x: x(i), y: y(row[move.player]) - 6, "text-anchor": "middle", class: `review-mark ${move.mark}` }, point);
+        sign.textContent = MARKS[move.mark];
       }
       point.addEventListener("click", () => this.page.showReplay(i));
       point.addEventListener("keydown", (event) => this.onPointKey(event, i, points));
       points.push(point);
     });
     return chart;
+  }
+
+  /** A point of the graph in words: the move, the chances, and the mistake it was, if any. */
+  pointLabel(words, chances, move, players) {
+    const name = move ? players[move.player] : null;
+    if (move?.mark === "mistake") return t("{move}. {chances}, {name}'s mistake", { move: words, chances, name });
+    if (move?.mark === "blunder") return t("{move}. {chances}, {name}'s blunder", { move: words, chances, name });
+    return t("{move}. {chances}", { move: words, chances });
   }
 
   onPointKey(event, i, points) {
@@ -258,13 +269,19 @@ export class ReviewPanel {
         type: "button", class: `review-move ${m.mark}`, "data-ply": m.ply, "aria-pressed": "false",
         onclick: () => this.choose(m, played, better),
       },
-      h("span", { class: "review-move-head" }, `Move ${m.ply + 1} · ${m.mark} ${MARKS[m.mark]} (−${percent(m.loss)})`),
+      h("span", { class: "review-move-head" }, this.markHead(m)),
       h("span", {}, played, " ", h("code", { class: "notation" }, m.move)),
-      h("span", { class: "review-better" }, `Better: ${better} `, h("code", { class: "notation" }, (m.best || []).join(" + ")))));
+      h("span", { class: "review-better" }, t("Better: {plan}", { plan: better }), " ", h("code", { class: "notation" }, (m.best || []).join(" + ")))));
     });
-    return h("section", { class: "review-player", "aria-label": `${name}'s mistakes and blunders` },
-      h("h4", {}, `${name}: ${marked.length ? `${marked.length} to look at` : "no mistakes found"}`),
+    return h("section", { class: "review-player", "aria-label": t("{name}'s mistakes and blunders", { name }) },
+      h("h4", {}, marked.length ? t("{name}: {n} to look at", { name, n: marked.length }) : t("{name}: no mistakes found", { name })),
       marked.length ? h("ol", { class: "review-moves" }, ...items) : null);
+  }
+
+  /** "Move 42 · blunder ?? (−31%)": a marked move's number, mark and the chance it lost. */
+  markHead(m) {
+    const values = { n: m.ply + 1, loss: percent(m.loss) };
+    return m.mark === "blunder" ? t("Move {n} · blunder ?? (−{loss})", values) : t("Move {n} · mistake ? (−{loss})", values);
   }
 
   /** The preferred plan in the words of the move log ("Ana expanded into rock: 3 huts…"),
@@ -277,12 +294,17 @@ export class ReviewPanel {
       movers: best.map(() => m.player),
       effects: m.best_effects || [],
     };
-    return movesInWords(what).map((entry) => entry.words).join(", then ") || best.join(" + ");
+    const said = movesInWords(what).map((entry) => entry.words);
+    if (!said.length) return best.join(" + ");
+    return said.reduce((plan, next) => t("{plan}, then {next}", { plan, next }));
   }
 
   async choose(m, played, better) {
     this.selected = m;
-    this.detail.textContent = `Move ${m.ply + 1}: ${played} – a ${m.mark}, winning chance ${percent(m.before)} before, ${percent(m.after)} after. Better: ${better}.`;
+    const values = { n: m.ply + 1, played, before: percent(m.before), after: percent(m.after), better };
+    this.detail.textContent = m.mark === "blunder"
+      ? t("Move {n}: {played} – a blunder, winning chance {before} before, {after} after. Better: {better}.", values)
+      : t("Move {n}: {played} – a mistake, winning chance {before} before, {after} after. Better: {better}.", values);
     await this.page.showReplay(m.ply);
   }
 

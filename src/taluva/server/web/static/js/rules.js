@@ -8,7 +8,8 @@
 
 import { api } from "./api.js";
 import { Board, el } from "./board.js";
-import { h, clear } from "./dom.js";
+import { h, clear, sentenceWith } from "./dom.js";
+import { t, tn } from "./i18n.js";
 import { corners, key, tileFootprint } from "./hex.js";
 import { previewOf } from "./legal.js";
 import { Projection, SIZE, TILT } from "./projection.js";
@@ -52,8 +53,8 @@ export function ruleLink(topic, about) {
     href: `#/rules/for/${encodeURIComponent(topic)}`,
     target: "_blank",
     rel: "noopener",
-    title: `How to play: ${about} (opens in a new tab)`,
-    "aria-label": `How to play: ${about} (opens in a new tab)`,
+    title: t("How to play: {topic} (opens in a new tab)", { topic: about }),
+    "aria-label": t("How to play: {topic} (opens in a new tab)", { topic: about }),
   }, "?");
 }
 
@@ -75,8 +76,8 @@ export class RulesPage {
     this.root = root;
     this.where = where;
     this.showAll = where.expansions === null;
-    this.status = h("p", { class: "hint-line", role: "status" }, "Loading the rules…");
-    clear(root, h("div", { class: "rules-page" }, h("h1", {}, "How to play"), this.status));
+    this.status = h("p", { class: "hint-line", role: "status" }, t("Loading the rules…"));
+    clear(root, h("div", { class: "rules-page" }, h("h1", {}, t("How to play")), this.status));
     this.pictures = new Pictures();
     this.load();
   }
@@ -89,7 +90,7 @@ export class RulesPage {
     try {
       this.guide = await loadGuide();
     } catch (error) {
-      this.status.textContent = `Cannot load the rules: ${error.message}`;
+      this.status.textContent = t("Cannot load the rules: {error}", { error: error.message });
       return;
     }
     this.render();
@@ -113,24 +114,26 @@ export class RulesPage {
     this.pictures.stop();
     this.pictures = new Pictures(guide.style);
     const intro = this.where.expansions === null
-      ? "The rules of Taluva, in the order a first game needs them. Each rule has pictures of real positions, checked by the game's own engine."
-      : "The rules of this game, in the order a first game needs them. Each rule has pictures of real positions, checked by the game's own engine.";
+      ? t("The rules of Taluva, in the order a first game needs them. Each rule has pictures of real positions, checked by the game's own engine.")
+      : t("The rules of this game, in the order a first game needs them. Each rule has pictures of real positions, checked by the game's own engine.");
     clear(this.root, h("div", { class: "rules-page" },
-      h("h1", {}, "How to play"),
+      h("h1", {}, t("How to play")),
       h("p", { class: "rules-intro" }, intro),
       h("p", { class: "rules-legend" },
-        "The pictures show the island as a game's board does: each tile laid on others stands a level higher, a raised hex carries its level in a small badge, and each hex shows its coordinates. ",
-        h("span", { class: "legend-legal" }, "A yellow dashed line"), " marks the move just played; ",
-        h("span", { class: "legend-refused" }, "a red dashed line"), " marks a move the rules refuse, drawn see-through where it would go (a hut it would bury crossed out), with the reason under it. Red pieces are Ana's, white ones Ben's."),
-      h("nav", { class: "rules-contents", "aria-label": "Sections" },
+        t("The pictures show the island as a game's board does: each tile laid on others stands a level higher, a raised hex carries its level in a small badge, and each hex shows its coordinates."), " ",
+        ...sentenceWith(t("{yellow} marks the move just played; {red} marks a move the rules refuse, drawn see-through where it would go (a hut it would bury crossed out), with the reason under it. Red pieces are Ana's, white ones Ben's."), {
+          yellow: h("span", { class: "legend-legal" }, t("A yellow dashed line")),
+          red: h("span", { class: "legend-refused" }, t("a red dashed line")),
+        })),
+      h("nav", { class: "rules-contents", "aria-label": t("Sections") },
         h("ol", {}, ...base.map(link)),
-        extras.length ? h("p", { class: "rules-contents-title" }, "Expansions") : null,
+        extras.length ? h("p", { class: "rules-contents-title" }, t("Expansions")) : null,
         extras.length ? h("ol", {}, ...extras.map(link)) : null),
       hidden ? h("p", { class: "hint-line" },
-        `${hidden} section${hidden === 1 ? " is" : "s are"} about expansions this game does not use. `,
-        h("button", { type: "button", class: "link", onclick: () => { this.showAll = true; this.render(); } }, "Show them")) : null,
+        tn("{n} section is about expansions this game does not use.", "{n} sections are about expansions this game does not use.", hidden), " ",
+        h("button", { type: "button", class: "link", onclick: () => { this.showAll = true; this.render(); } }, t("Show them"))) : null,
       ...base.map((s) => this.section(s)),
-      extras.length ? h("h2", { class: "rules-part" }, "Expansions") : null,
+      extras.length ? h("h2", { class: "rules-part" }, t("Expansions")) : null,
       ...extras.map((s) => this.section(s))));
     if (target) this.reveal(target);
   }
@@ -226,8 +229,8 @@ class Pictures {
       host,
       h("figcaption", {},
         h("span", {}, inline(picture.caption)),
-        refused ? h("span", { class: "refusal" }, "The rules refuse ", h("code", {}, picture.refused), `: ${picture.refusal}.`) : null,
-        picture.result ? h("span", { class: "result" }, `The end: ${picture.result}.`) : null));
+        refused ? h("span", { class: "refusal" }, ...sentenceWith(t("The rules refuse {move}: {reason}."), { move: h("code", {}, picture.refused), reason: picture.refusal })) : null,
+        picture.result ? h("span", { class: "result" }, t("The end: {result}.", { result: picture.result })) : null));
     // The caption wraps to the picture's width, or to a readable column under a small one.
     node.style.width = `max(16rem, calc(${width}px + 1rem))`;
     this.drawers.set(host, () => {

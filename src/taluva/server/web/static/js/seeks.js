@@ -5,6 +5,7 @@
 
 import { ApiError, api } from "./api.js";
 import { h, clear, toast } from "./dom.js";
+import { t, tn } from "./i18n.js";
 import { currentAccount, onAccountChange } from "./account.js";
 import { kindTag } from "./ratings.js";
 
@@ -12,10 +13,10 @@ const FOLLOW_MS = 3000;
 
 /** A setup's clock in a few characters: "10+20", "1 day a turn", "no clock". */
 export function shortClock(clock) {
-  if (!clock || clock.kind === "none") return "no clock";
+  if (!clock || clock.kind === "none") return t("no clock");
   if (clock.kind === "turn") {
     const days = clock.per_turn / 86400;
-    return Number.isInteger(days) ? `${days} day${days === 1 ? "" : "s"} a turn` : clock.label || "turn-based";
+    return Number.isInteger(days) ? tn("{n} day a turn", "{n} days a turn", days) : clock.label || t("turn-based");
   }
   return `${clock.base / 60}+${clock.increment}`;
 }
@@ -24,8 +25,8 @@ export function shortClock(clock) {
  * the options' names, when the caller has them. */
 export function setupWords(setup, joiner = ", ", names = {}) {
   const options = [...(setup.expansions || []), ...(setup.house_rules || [])].map((o) => names[o] || o);
-  const tiles = setup.tiles_per_player && setup.tiles_per_player !== 12 ? `${setup.tiles_per_player} tiles each` : null;
-  return [`${setup.players} players`, shortClock(setup.clock), setup.rated ? "rated" : "casual", tiles, ...options]
+  const tiles = setup.tiles_per_player && setup.tiles_per_player !== 12 ? tn("{n} tile each", "{n} tiles each", setup.tiles_per_player) : null;
+  return [tn("{n} player", "{n} players", setup.players), shortClock(setup.clock), setup.rated ? t("rated") : t("casual"), tiles, ...options]
     .filter(Boolean).join(joiner);
 }
 
@@ -57,36 +58,36 @@ export class SeeksPanel {
   build() {
     const quick = this.config.seeks?.quick || [];
     this.tiles = quick.map((tile) => h("button", {
-      type: "button", class: "quick-tile", "data-tile": tile.id, title: `Seek: ${tile.label}`,
+      type: "button", class: "quick-tile", "data-tile": tile.id, title: t("Seek: {game}", { game: tile.label }),
       onclick: () => this.quick(tile),
-    }, h("span", { class: "quick-players" }, `${tile.seek.players} players`),
+    }, h("span", { class: "quick-players" }, tn("{n} player", "{n} players", tile.seek.players)),
     h("span", { class: "quick-clock" }, shortClock(tile.seek.clock)),
     kindTag(tile.seek.rated)));
     this.status = h("p", { class: "hint-line", id: "seek-status", role: "status", "aria-live": "polite" });
     this.list = h("ul", { class: "games", id: "seek-list" });
     clear(this.node,
-      h("h2", {}, "Quick pairing"),
+      h("h2", {}, t("Quick pairing")),
       h("div", { class: "quick-tiles", id: "quick-tiles" }, ...this.tiles),
       this.status,
       this.customForm(),
-      h("h2", {}, "Seeks"),
-      h("p", { class: "hint-line" }, "Players looking for a game: take one with a click."),
+      h("h2", {}, t("Seeks")),
+      h("p", { class: "hint-line" }, t("Players looking for a game: take one with a click.")),
       this.list);
   }
 
   /** The custom seek: players, clock preset, rated or casual, options, rating range. */
   customForm() {
     const counts = this.config.player_counts;
-    this.players = h("select", { id: "seek-players", "aria-label": "Players", onchange: () => this.playersChosen() },
-      ...counts.map((n) => h("option", { value: n }, `${n} players`)));
-    this.clock = h("select", { id: "seek-clock", "aria-label": "Clock", onchange: () => this.clockChosen() },
+    this.players = h("select", { id: "seek-players", "aria-label": t("Players"), onchange: () => this.playersChosen() },
+      ...counts.map((n) => h("option", { value: n }, tn("{n} player", "{n} players", n))));
+    this.clock = h("select", { id: "seek-clock", "aria-label": t("Clock"), onchange: () => this.clockChosen() },
       ...(this.config.clocks || []).map((preset, i) => h("option", { value: i, selected: preset.kind === "fischer" && preset.base === 600 }, preset.label)));
     this.rated = h("input", { type: "checkbox", id: "seek-rated", checked: true });
-    this.tilesEach = h("select", { id: "seek-tiles", "aria-label": "Tiles per player" },
-      ...this.config.tiles_per_player.map((n) => h("option", { value: n, selected: n === 12 }, `${n} tiles each`)));
-    this.range = h("select", { id: "seek-range", "aria-label": "Opponents' ratings" },
-      h("option", { value: "" }, "Any rating"),
-      ...(this.config.seeks?.rating_ranges || []).map((r) => h("option", { value: r }, `Within ±${r} of mine`)));
+    this.tilesEach = h("select", { id: "seek-tiles", "aria-label": t("Tiles per player") },
+      ...this.config.tiles_per_player.map((n) => h("option", { value: n, selected: n === 12 }, tn("{n} tile each", "{n} tiles each", n))));
+    this.range = h("select", { id: "seek-range", "aria-label": t("Opponents' ratings") },
+      h("option", { value: "" }, t("Any rating")),
+      ...(this.config.seeks?.rating_ranges || []).map((r) => h("option", { value: r }, t("Within ±{range} of mine", { range: r }))));
     const expansionNames = this.names.expansions || {};
     const ruleNames = this.names.houseRules || {};
     this.options = [
@@ -94,10 +95,10 @@ export class SeeksPanel {
       ...this.config.house_rules.map((name) => [name, ruleNames[name] || name]),
     ].map(([name, words]) => h("label", { class: "check" }, h("input", { type: "checkbox", value: name, class: "seek-option" }), words));
     const form = h("form", { class: "seek-form", id: "seek-form", onsubmit: (e) => { e.preventDefault(); this.custom(); } },
-      this.players, this.clock, h("label", { class: "check" }, this.rated, "Rated"),
+      this.players, this.clock, h("label", { class: "check" }, this.rated, t("Rated")),
       this.tilesEach, this.range, ...this.options,
-      h("button", { type: "submit", class: "primary", id: "seek-submit" }, "Seek this game"));
-    return h("details", { class: "seek-custom" }, h("summary", {}, "Seek another game"), form);
+      h("button", { type: "submit", class: "primary", id: "seek-submit" }, t("Seek this game")));
+    return h("details", { class: "seek-custom" }, h("summary", {}, t("Seek another game")), form);
   }
 
   /** The lobby's words for the expansions and house rules, by name. */
@@ -145,7 +146,7 @@ export class SeeksPanel {
 
   async seek(body) {
     if (!currentAccount()) {
-      toast("Sign in (at the top of the page) to seek a game.", "error");
+      toast(t("Sign in (at the top of the page) to seek a game."), "error");
       return;
     }
     if (this.busy) return;
@@ -186,7 +187,7 @@ export class SeeksPanel {
   started(seek) {
     if (seek.status !== "matched" || !seek.game) return false;
     this.mine.delete(seek.id);
-    toast("Your game has started.");
+    toast(t("Your game has started."));
     location.hash = `#/game/${encodeURIComponent(seek.game)}`;
     return true;
   }
@@ -205,13 +206,13 @@ export class SeeksPanel {
         } catch (error) {
           if (error instanceof ApiError && error.status === 404) {
             this.mine.delete(id);
-            toast("Your seek has gone: it was cancelled or it expired.");
+            toast(t("Your seek has gone: it was cancelled or it expired."));
           }
         }
       }
       this.render();
     } catch (error) {
-      clear(this.list, h("li", { class: "empty" }, `Cannot load the seeks: ${error.message}`));
+      clear(this.list, h("li", { class: "empty" }, t("Cannot load the seeks: {error}", { error: error.message })));
     }
   }
 
@@ -225,21 +226,22 @@ export class SeeksPanel {
     });
     const mine = this.seeks.filter((s) => s.yours);
     this.status.textContent = !signedIn
-      ? "Sign in to seek a game: the same tile clicked by another player starts it."
+      ? t("Sign in to seek a game: the same tile clicked by another player starts it.")
       : mine.length
-        ? `Looking for a game: ${mine.map((s) => setupWords(s.setup, " · ")).join("; ")}. Click the tile again to stop.`
+        ? t("Looking for a game: {games}. Click the tile again to stop.", { games: mine.map((s) => setupWords(s.setup, " · ")).join("; ") })
         : "";
     if (!this.seeks.length) {
-      clear(this.list, h("li", { class: "empty" }, "None."));
+      clear(this.list, h("li", { class: "empty" }, t("None.")));
       return;
     }
     clear(this.list, ...this.seeks.map((s) => {
       const poster = s.players[0]?.id === currentAccount()?.id;
       let action;
-      if (s.yours) action = h("button", { type: "button", class: "button seek-cancel", onclick: () => this.cancel(s.id) }, poster ? "Cancel" : "Leave");
-      else action = h("button", { type: "button", class: "button primary seek-take", disabled: !signedIn || !s.fits, onclick: () => this.take(s.id), title: s.fits ? null : signedIn ? "Your rating is outside this seek's range" : "Sign in to take a seek" }, "Take");
-      const range = s.rating_range ? ` · ratings ±${s.rating_range}` : "";
-      const gathered = s.setup.players > 2 ? ` · ${s.players.length} of ${s.setup.players}: ${s.players.map(rated).join(", ")}` : "";
+      if (s.yours) action = h("button", { type: "button", class: "button seek-cancel", onclick: () => this.cancel(s.id) }, poster ? t("Cancel") : t("Leave"));
+      else action = h("button", { type: "button", class: "button primary seek-take", disabled: !signedIn || !s.fits, onclick: () => this.take(s.id), title: s.fits ? null : signedIn ? t("Your rating is outside this seek's range") : t("Sign in to take a seek") }, t("Take"));
+      const range = s.rating_range ? ` · ${t("ratings ±{range}", { range: s.rating_range })}` : "";
+      const gathered = s.setup.players > 2
+        ? ` · ${t("{count} of {players}: {names}", { count: s.players.length, players: s.setup.players, names: s.players.map(rated).join(", ") })}` : "";
       return h("li", { class: `game-entry seek-entry${s.yours ? " yours" : ""}`, "data-seek": s.id },
         action,
         h("span", { class: "game-name" }, rated(s.by), " ", kindTag(s.setup.rated)),

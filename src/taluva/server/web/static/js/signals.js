@@ -4,12 +4,13 @@
 // and this browser remembers them.
 
 import { h, toast } from "./dom.js";
+import { t } from "./i18n.js";
 
 const SOUND_KEY = "taluva.signals.sound";
 const NOTIFY_KEY = "taluva.signals.notify";
 const ICON = "/static/icon.svg";
 const TURN_ICON = "/static/icon-turn.svg";
-export const TURN_MARK = "▶ Your turn";
+export const TURN_MARK = t("▶ Your turn");
 
 let audio = null;
 
@@ -62,11 +63,11 @@ export class TurnSignals {
     this.notify = h("input", { type: "checkbox", class: "signal-notify", checked: remembered(NOTIFY_KEY) && this.permitted(), onchange: () => this.toggleNotify() });
     if (!("Notification" in window)) {
       this.notify.disabled = true;
-      this.notify.title = "This browser cannot show notifications";
+      this.notify.title = t("This browser cannot show notifications");
     }
-    this.node = h("div", { class: "signals", role: "group", "aria-label": "Your-turn signals" },
-      h("label", {}, this.sound, " Sound on my turn"),
-      h("label", {}, this.notify, " Notify me on my turn"));
+    this.node = h("div", { class: "signals", role: "group", "aria-label": t("Your-turn signals") },
+      h("label", {}, this.sound, " ", t("Sound on my turn")),
+      h("label", {}, this.notify, " ", t("Notify me on my turn")));
   }
 
   permitted() {
@@ -87,7 +88,7 @@ export class TurnSignals {
     if (permission === "default") permission = await Notification.requestPermission();
     if (permission !== "granted") {
       this.notify.checked = false;
-      toast("Notifications are blocked for this site in the browser's settings.", "error");
+      toast(t("Notifications are blocked for this site in the browser's settings."), "error");
     }
     remember(NOTIFY_KEY, this.notify.checked);
   }
@@ -105,7 +106,7 @@ export class TurnSignals {
     document.body.dataset.turnRings = String(this.rings);
     if (this.sound.checked) chime();
     if (this.notify.checked && this.permitted() && document.hidden) {
-      const note = new Notification("Taluva: your turn", { body: title, tag: "taluva-turn" });
+      const note = new Notification(t("Taluva: your turn"), { body: title, tag: "taluva-turn" });
       note.onclick = () => { window.focus(); note.close(); };
     }
   }

@@ -2,7 +2,11 @@
 // the choices the player has: draw, or take a face-up double-hex tile.
 
 import { h, clear } from "./dom.js";
-import { TERRAIN_NAMES, doubleFootprint, tileFootprint, tileTerrains } from "./hex.js";
+import { TERRAIN_LETTERS, doubleFootprint, tileFootprint, tileTerrains } from "./hex.js";
+import { t } from "./i18n.js";
+
+/** The terrains' names, by their index in hex.js's TERRAIN_LETTERS. */
+const TERRAIN_WORDS = [t("volcano"), t("jungle"), t("clearing"), t("sand"), t("rock"), t("lake")];
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const SIZE = 10;
@@ -16,23 +20,23 @@ export class TilePanel {
 
   render(s) {
     const page = this.page;
-    const parts = [h("span", { class: "tiles-left" }, `Tiles left: ${s.tiles_left}`)];
+    const parts = [h("span", { class: "tiles-left" }, t("Tiles left: {n}", { n: s.tiles_left }))];
     if (s.tile && s.phase === "tile") {
-      parts.push(h("span", { class: "drawn" }, "Drawn tile: ", this.picture(s.tile, false)));
+      parts.push(h("span", { class: "drawn" }, t("Drawn tile:"), " ", this.picture(s.tile, false)));
     }
     if (page.myTurn() && s.phase === "tile") {
       if (page.legal.has("draw")) {
-        parts.push(h("button", { type: "button", class: "primary", onclick: () => page.play("draw") }, "Draw a tile"));
+        parts.push(h("button", { type: "button", class: "primary", onclick: () => page.play("draw") }, t("Draw a tile")));
       }
       const codes = new Set(s.legal.filter((m) => m.startsWith("double ")).map((m) => m.split(" ")[1]));
       for (const code of codes) {
         parts.push(h("button", {
           type: "button", class: page.mode?.code === code ? "selected" : "",
           onclick: () => page.takeDouble(code),
-        }, "Take ", this.picture(code, true)));
+        }, t("Take"), " ", this.picture(code, true)));
       }
     }
-    if (s.doubles && s.doubles.length) parts.push(h("span", { class: "doubles" }, `Double-hex tiles face up: ${s.doubles.join(" ")}`));
+    if (s.doubles && s.doubles.length) parts.push(h("span", { class: "doubles" }, t("Double-hex tiles face up: {tiles}", { tiles: s.doubles.join(" ") })));
     clear(this.node, ...parts);
   }
 
@@ -50,7 +54,7 @@ export class TilePanel {
     svg.setAttribute("viewBox", `${minX} ${minY} ${Math.max(...xs) - minX + SIZE} ${Math.max(...ys) - minY + SIZE}`);
     svg.setAttribute("class", "tile-picture");
     svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", `tile ${code}: ${terrains.map((t) => TERRAIN_NAMES[t]).join(", ")}`);
+    svg.setAttribute("aria-label", t("tile {code}: {terrains}", { code, terrains: terrains.map((terrain) => TERRAIN_WORDS[terrain]).join(", ") }));
     pts.forEach(([x, y], i) => {
       const poly = document.createElementNS(SVG_NS, "polygon");
       const corners = [];
@@ -67,7 +71,7 @@ export class TilePanel {
       text.setAttribute("x", x); text.setAttribute("y", y + 3);
       text.setAttribute("text-anchor", "middle");
       text.setAttribute("class", "mini-letter");
-      text.textContent = "VJCSRL"[terrains[i]];
+      text.textContent = TERRAIN_LETTERS[terrains[i]]; // the notation's letter, as on the island
       svg.appendChild(text);
     });
     return svg;

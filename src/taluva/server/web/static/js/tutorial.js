@@ -9,6 +9,7 @@
 import { api, ApiError } from "./api.js";
 import { el } from "./board.js";
 import { h, clear, toast } from "./dom.js";
+import { t } from "./i18n.js";
 import { firstLevel, playComputer, tutorialProgress } from "./firstgame.js";
 import { parseKey, parseMove } from "./hex.js";
 import { PositionPage } from "./positionpage.js";
@@ -37,7 +38,7 @@ export class TutorialPage extends PositionPage {
   // ------------------------------------------------------------------ layout
 
   build() {
-    this.card = h("section", { class: "lesson-card", "aria-label": "Lesson" });
+    this.card = h("section", { class: "lesson-card", "aria-label": t("Lesson") });
     this.cardBody = h("div", { class: "lesson-body" });
     // Persistent, so that screen readers hear each change once: the answer to a move (or
     // what to do next), and a new step's title.
@@ -55,7 +56,7 @@ export class TutorialPage extends PositionPage {
     try {
       this.lesson = await api("GET", "/api/tutorial");
     } catch (error) {
-      clear(this.card, h("p", { class: "fatal" }, `The lesson cannot be loaded: ${error.message}`));
+      clear(this.card, h("p", { class: "fatal" }, t("The lesson cannot be loaded: {error}", { error: error.message })));
       return;
     }
     if (this.gone) return;
@@ -183,7 +184,7 @@ export class TutorialPage extends PositionPage {
       const end = /[.!?]$/.test(reply.message) ? "" : ".";
       this.feedback = reply.verdict === "other"
         ? { kind: "other", text: reply.message + end }
-        : { kind: "bad", text: `Not allowed: ${reply.message}${end}` };
+        : { kind: "bad", text: t("Not allowed: {reason}", { reason: reply.message + end }) };
       this.render();
       return;
     }
@@ -230,7 +231,7 @@ export class TutorialPage extends PositionPage {
   renderCard() {
     const lesson = this.lesson;
     if (!lesson || !this.state) {
-      clear(this.cardBody, h("p", {}, "Loading the lesson…"));
+      clear(this.cardBody, h("p", {}, t("Loading the lesson…")));
       return;
     }
     const done = !!this.state.result;
@@ -246,8 +247,8 @@ export class TutorialPage extends PositionPage {
     const ready = this.ready();
     // Once the move in the making is the step's, saying so comes before the last refusal.
     const text = !this.started || done ? ""
-      : this.busy ? "Your opponents are playing…"
-        : ready ? (this.mode ? "That is the spot: click it again, press Enter or “Place tile”." : "That is the build: confirm it.")
+      : this.busy ? t("Your opponents are playing…")
+        : ready ? (this.mode ? t("That is the spot: click it again, press Enter or “Place tile”.") : t("That is the build: confirm it."))
           : this.feedback ? this.feedback.text
             : "";
     const kind = this.busy ? "" : ready ? "ok" : this.feedback ? this.feedback.kind : "";
@@ -261,42 +262,42 @@ export class TutorialPage extends PositionPage {
   cardParts(lesson, done) {
     const paragraphs = (texts, cls) => texts.map((text) => h("p", { class: cls }, text));
     const total = lesson.steps.length;
-    const back = h("a", { href: "#/", class: "leave" }, "← Lobby");
+    const back = h("a", { href: "#/", class: "leave" }, t("← Lobby"));
     if (!this.started) {
       return [
         h("div", { class: "lesson-top" }, h("span", { class: "lesson-count" }, lesson.title), back),
-        h("h2", {}, "Your first game"),
+        h("h2", {}, t("Your first game")),
         ...paragraphs(lesson.intro),
-        h("button", { type: "button", class: "primary big", id: "start-lesson", onclick: () => this.start() }, "Start the lesson"),
+        h("button", { type: "button", class: "primary big", id: "start-lesson", onclick: () => this.start() }, t("Start the lesson")),
       ];
     }
     if (done) {
       return [
-        h("div", { class: "lesson-top" }, h("span", { class: "lesson-count" }, "Lesson complete"), back),
+        h("div", { class: "lesson-top" }, h("span", { class: "lesson-count" }, t("Lesson complete")), back),
         h("h2", { class: "won" }, this.state.result.headline),
         ...paragraphs(lesson.ending),
         h("div", { class: "lesson-actions" },
           h("button", { type: "button", class: "primary big", id: "play-computer", onclick: () => playComputer(this.config) },
-            `Play the computer (level ${firstLevel(this.config)})`),
-          h("a", { href: "#/", class: "button" }, "Back to the lobby")),
+            t("Play the computer (level {level})", { level: firstLevel(this.config) })),
+          h("a", { href: "#/", class: "button" }, t("Back to the lobby"))),
       ];
     }
     const step = this.step;
     const before = this.number > 0 ? lesson.steps[this.number - 1] : null;
     const then = before && before.then.length && !this.busy
-      ? [h("p", { class: "lesson-then" }, h("strong", {}, "Meanwhile: "), before.then.join(" "))] : [];
+      ? [h("p", { class: "lesson-then" }, h("strong", {}, t("Meanwhile:")), " ", before.then.join(" "))] : [];
     return [
       h("div", { class: "lesson-top" },
-        h("span", { class: "lesson-count" }, `Step ${this.number + 1} of ${total}`),
+        h("span", { class: "lesson-count" }, t("Step {n} of {total}", { n: this.number + 1, total })),
         h("progress", { max: total, value: this.number, "aria-hidden": "true" }),
-        this.number > 0 ? h("button", { type: "button", class: "start-over", disabled: this.busy, onclick: () => this.startOver() }, "Start over") : null,
+        this.number > 0 ? h("button", { type: "button", class: "start-over", disabled: this.busy, onclick: () => this.startOver() }, t("Start over")) : null,
         back),
       ...then,
       h("h2", { "data-step": step.id }, step.say),
       ...paragraphs(step.why, "why"),
       h("div", { class: "lesson-actions" },
-        h("button", { type: "button", id: "show-me", onclick: () => this.showMe() }, "Show me"),
-        h("span", { class: "hint-line" }, "The hexes outlined in yellow are where this step happens.")),
+        h("button", { type: "button", id: "show-me", onclick: () => this.showMe() }, t("Show me")),
+        h("span", { class: "hint-line" }, t("The hexes outlined in yellow are where this step happens."))),
     ];
   }
 

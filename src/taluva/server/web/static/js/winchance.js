@@ -4,6 +4,14 @@
 // games created without hints. An answer about a position the game has left is dropped.
 
 import { h, clear } from "./dom.js";
+import { lang, t } from "./i18n.js";
+
+const PERCENT = new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 });
+
+/** A chance in [0, 1] as the language writes a whole percentage: "63%", "63 %". */
+export function percent(value) {
+  return PERCENT.format(value);
+}
 
 const KEY = "taluva.winChance";
 const GIVE_UP_MS = 15000; // an answer lost with its socket: ask again after this long
@@ -48,11 +56,11 @@ export class WinChancePanel {
     this.bar = h("div", { class: "win-chance-bar", "aria-hidden": "true" });
     this.words = h("p", { class: "win-chance-words", role: "status", "aria-live": "polite" });
     this.box = h("div", { class: "win-chance-box", hidden: true }, this.bar, this.words);
-    this.node = h("section", { class: "win-chance", "aria-label": "Win chances", hidden: true },
-      h("label", { for: "win-chance-toggle", title: "Each player's chance to win now, as the AI's game review reckons it" },
-        this.toggle, " Show win chances"),
+    this.node = h("section", { class: "win-chance", "aria-label": t("Win chances"), hidden: true },
+      h("label", { for: "win-chance-toggle", title: t("Each player's chance to win now, as the AI's game review reckons it") },
+        this.toggle, " ", t("Show win chances")),
       this.box);
-    if (this.on) clear(this.words, "Computing the chances…");
+    if (this.on) clear(this.words, t("Computing the chances…"));
   }
 
   get on() {
@@ -63,7 +71,7 @@ export class WinChancePanel {
     if (this.on) localStorage.setItem(KEY, "on");
     else localStorage.removeItem(KEY);
     this.shown = null;
-    if (this.on) clear(this.words, "Computing the chances…");
+    if (this.on) clear(this.words, t("Computing the chances…"));
     this.update(this.state);
   }
 
@@ -96,7 +104,7 @@ export class WinChancePanel {
     } else if (message.code !== "stale") {
       this.shown = this.state ? positionOf(this.state) : null;
       clear(this.bar);
-      clear(this.words, `No win chances: ${message.message}`);
+      clear(this.words, t("No win chances: {reason}", { reason: message.message }));
     } // stale about the position on screen: the new one's broadcast is on its way, and asks
     return true;
   }
@@ -117,9 +125,9 @@ export class WinChancePanel {
       const swatch = h("span", { class: "swatch", "aria-hidden": "true" });
       swatch.style.background = this.colourOf(seat);
       const comma = seat < players.length - 1 ? h("span", { class: "visually-hidden" }, ", ") : null;
-      return h("span", { class: "win-chance-player", "data-seat": seat }, swatch, `${player.name} ${shares[seat]}%`, comma);
+      return h("span", { class: "win-chance-player", "data-seat": seat }, swatch, t("{name} {chance}", { name: player.name, chance: percent(shares[seat] / 100) }), comma);
     });
-    clear(this.words, h("span", { class: "visually-hidden" }, "Win chances: "), ...items);
+    clear(this.words, h("span", { class: "visually-hidden" }, t("Win chances:"), " "), ...items);
     this.words.dataset.ply = String(this.state.ply);
   }
 }
