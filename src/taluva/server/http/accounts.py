@@ -19,7 +19,14 @@ from starlette.concurrency import run_in_threadpool
 from taluva.engine.wording import T
 from taluva.server.errors import ApiError
 from taluva.server.games.service import GameService
-from taluva.server.http.deps import RoomDep, SiteDep, address_of, refusal, take_or_refuse
+from taluva.server.http.deps import (
+    RoomDep,
+    SiteDep,
+    address_of,
+    refusal,
+    signed_in,
+    take_or_refuse,
+)
 from taluva.server.http.messages import Strict
 from taluva.server.http.site import Site
 from taluva.server.players.accounts import (
@@ -186,9 +193,7 @@ async def sign_out(request: Request, response: Response, site: SiteDep) -> dict[
     summary="The signed-in player's open, live and finished games, and whose turn it is",
 )
 async def my_games(request: Request, site: SiteDep) -> dict[str, Any]:
-    account = await account_of(request)
-    if account is None:
-        raise ApiError(401, "signed-out", T("sign in to see your games"))
+    account = await signed_in(request, T("sign in to see your games"))
     service = site.service
     games = await service.db(games_of_account, service.store, account.id, MY_GAMES)
     entries = await service.summaries(games)

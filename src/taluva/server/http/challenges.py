@@ -8,11 +8,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Request
 from pydantic import Field
 
+from taluva.engine.wording import T
 from taluva.server.games.challenges import Challenges
 from taluva.server.games.setups import Setup
-from taluva.server.http.deps import LIMITED, SiteDep
+from taluva.server.http.deps import LIMITED, SiteDep, signed_in
 from taluva.server.http.messages import ClockRequest, Option, Strict
-from taluva.server.http.seeks import signed_in
 
 router = APIRouter(tags=["finding a game"])
 
@@ -39,7 +39,7 @@ class ChallengeRequest(Strict):
     summary="Challenge a player to a two-player game (signed in)",
 )
 async def send(body: ChallengeRequest, request: Request, site: SiteDep) -> dict[str, Any]:
-    account = await signed_in(request, "challenge a player")
+    account = await signed_in(request, T("sign in to challenge a player"))
     fields = body.model_dump()
     if fields.get("clock") is not None:
         fields["clock"] = {k: v for k, v in fields["clock"].items() if v is not None}
@@ -51,7 +51,7 @@ async def send(body: ChallengeRequest, request: Request, site: SiteDep) -> dict[
 
 @router.get("/api/challenges/{challenge_id}", summary="A challenge, to its sender or addressee")
 async def show(challenge_id: ChallengeId, request: Request, site: SiteDep) -> dict[str, Any]:
-    account = await signed_in(request, "see your challenges")
+    account = await signed_in(request, T("sign in to see your challenges"))
     return {"challenge": await Challenges(site.service).show(account, challenge_id)}
 
 
@@ -61,7 +61,7 @@ async def show(challenge_id: ChallengeId, request: Request, site: SiteDep) -> di
     summary="Accept a challenge addressed to you: its game starts with both players seated",
 )
 async def accept(challenge_id: ChallengeId, request: Request, site: SiteDep) -> dict[str, Any]:
-    account = await signed_in(request, "accept a challenge")
+    account = await signed_in(request, T("sign in to accept a challenge"))
     return {"challenge": await Challenges(site.service).accept(account, challenge_id)}
 
 
@@ -71,7 +71,7 @@ async def accept(challenge_id: ChallengeId, request: Request, site: SiteDep) -> 
     summary="Decline a challenge addressed to you",
 )
 async def decline(challenge_id: ChallengeId, request: Request, site: SiteDep) -> dict[str, Any]:
-    account = await signed_in(request, "decline a challenge")
+    account = await signed_in(request, T("sign in to decline a challenge"))
     return {"challenge": await Challenges(site.service).decline(account, challenge_id)}
 
 
@@ -81,5 +81,5 @@ async def decline(challenge_id: ChallengeId, request: Request, site: SiteDep) ->
     summary="Cancel a challenge you sent, while it is unanswered",
 )
 async def cancel(challenge_id: ChallengeId, request: Request, site: SiteDep) -> dict[str, Any]:
-    account = await signed_in(request, "cancel a challenge")
+    account = await signed_in(request, T("sign in to cancel a challenge"))
     return {"challenge": await Challenges(site.service).cancel(account, challenge_id)}

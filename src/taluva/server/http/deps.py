@@ -7,11 +7,12 @@ from typing import Annotated
 
 from fastapi import Depends, Header, Request
 
-from taluva.engine.wording import T
+from taluva.engine.wording import T, Text
 from taluva.server.errors import ApiError
 from taluva.server.games.room import Room
 from taluva.server.http.site import Site
 from taluva.server.limits import AddressLimiter, wait_in_words
+from taluva.server.players.accounts import Account, account_of
 
 
 def site_of(request: Request) -> Site:
@@ -83,3 +84,12 @@ def seats_of(room: Room, authorization: str | None) -> set[int]:
     if not seats:
         raise ApiError(403, "forbidden", T("this token holds no seat of this game"))
     return seats
+
+
+async def signed_in(request: Request, refusal: Text) -> Account:
+    """The signed-in account of the request; ApiError 401 ``signed-out`` with ``refusal``
+    (the whole sentence: "sign in to see your inbox") when it has none."""
+    account = await account_of(request)
+    if account is None:
+        raise ApiError(401, "signed-out", refusal)
+    return account

@@ -7,9 +7,9 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
+from taluva.engine.wording import T
 from taluva.server.games.inbox import inbox
-from taluva.server.http.deps import SiteDep
-from taluva.server.http.seeks import signed_in
+from taluva.server.http.deps import SiteDep, signed_in
 
 router = APIRouter(tags=["finding a game"])
 
@@ -20,5 +20,5 @@ router = APIRouter(tags=["finding a game"])
     "answers and your seeks (signed in)",
 )
 async def my_inbox(request: Request, site: SiteDep) -> dict[str, Any]:
-    account = await signed_in(request, "see your inbox")
+    account = await signed_in(request, T("sign in to see your inbox"))
     return await inbox(site.service, account)

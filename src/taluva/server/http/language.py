@@ -26,6 +26,7 @@ from taluva.lang import LANGUAGES, current, from_accept_language, pick, say, spe
 from taluva.lang.catalogs import client_catalog
 from taluva.lang.choice import shipped
 from taluva.server.errors import ApiError
+from taluva.server.http.deps import signed_in
 from taluva.server.http.guard import ASGIApp, Receive, Scope, Send, header
 from taluva.server.http.messages import Strict
 from taluva.server.players.accounts import SESSION_COOKIE, account_of
@@ -161,9 +162,7 @@ async def i18n(request: Request, response: Response) -> dict[str, Any]:
     summary="Choose the signed-in account's language (null: the browser's choice)",
 )
 async def set_language(body: LanguageBody, request: Request) -> dict[str, Any]:
-    account = await account_of(request)
-    if account is None:
-        raise ApiError(401, "signed-out", T("sign in to change your account"))
+    account = await signed_in(request, T("sign in to change your account"))
     code = body.language
     if code is not None and code not in LANGUAGES:
         raise ApiError(

@@ -20,7 +20,7 @@ from taluva.lang import current, use
 from taluva.server.errors import ApiError
 from taluva.server.games.words import reason_of
 from taluva.server.http.accounts import _start_session, limit_address
-from taluva.server.http.deps import SiteDep
+from taluva.server.http.deps import SiteDep, signed_in
 from taluva.server.http.guard import UNSUBSCRIBE_PATH
 from taluva.server.http.messages import Strict
 from taluva.server.http.site import Site
@@ -31,7 +31,6 @@ from taluva.server.players.accounts import (
     PASSWORD_CHARS,
     SESSION_COOKIE,
     Account,
-    account_of,
     check_password,
 )
 from taluva.server.players.credentials import EMAIL_CHARS, check_email
@@ -75,10 +74,7 @@ class ResetBody(Strict):
 
 
 async def _signed_in(request: Request) -> Account:
-    account = await account_of(request)
-    if account is None:
-        raise ApiError(401, "signed-out", T("sign in to change your account"))
-    return account
+    return await signed_in(request, T("sign in to change your account"))
 
 
 def _site_address(site: Site, request: Request) -> str:

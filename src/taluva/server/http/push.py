@@ -14,9 +14,8 @@ from pydantic import Field
 
 from taluva.engine.wording import T
 from taluva.server.errors import ApiError
-from taluva.server.http.deps import SiteDep
+from taluva.server.http.deps import SiteDep, signed_in
 from taluva.server.http.messages import Strict
-from taluva.server.http.seeks import signed_in
 from taluva.server.http.site import Site
 from taluva.server.mail.queue import KINDS
 from taluva.server.push.keys import unb64url
@@ -147,7 +146,7 @@ async def push_key(site: SiteDep) -> dict[str, str]:
     summary="Subscribe this browser to notifications (its PushSubscription); again: renew it",
 )
 async def subscribe(body: SubscriptionBody, request: Request, site: SiteDep) -> dict[str, Any]:
-    account = await signed_in(request, "turn notifications on")
+    account = await signed_in(request, T("sign in to turn notifications on"))
     site.pusher.require()
     endpoint = _check_endpoint(body.endpoint, site.pusher.local)
     p256dh = _check_key("p256dh", body.keys.p256dh, P256DH_BYTES)
@@ -176,7 +175,7 @@ async def subscribe(body: SubscriptionBody, request: Request, site: SiteDep) -> 
     summary="The account's subscribed devices and the kinds of notice each has on",
 )
 async def devices(request: Request, site: SiteDep) -> dict[str, Any]:
-    account = await signed_in(request, "see your devices")
+    account = await signed_in(request, T("sign in to see your devices"))
     return await _devices(site, account.id)
 
 
@@ -187,7 +186,7 @@ async def devices(request: Request, site: SiteDep) -> dict[str, Any]:
 async def switch(
     device_id: DeviceId, body: DeviceSwitch, request: Request, site: SiteDep
 ) -> dict[str, Any]:
-    account = await signed_in(request, "change your notifications")
+    account = await signed_in(request, T("sign in to change your notifications"))
     if body.kind not in site.pusher.kinds:
         raise ApiError(
             422,
@@ -211,7 +210,7 @@ async def switch(
     summary="Turn notifications off on one device: it is forgotten",
 )
 async def unsubscribe(device_id: DeviceId, request: Request, site: SiteDep) -> dict[str, Any]:
-    account = await signed_in(request, "change your notifications")
+    account = await signed_in(request, T("sign in to change your notifications"))
     if not await site.service.db(site.pusher.subscriptions.remove, account.id, device_id):
         raise _no_device()
     return await _devices(site, account.id)

@@ -3,19 +3,18 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Final
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request, Response
 from pydantic import Field
 
 from taluva.engine.options import PLAYER_COUNTS
-from taluva.engine.wording import N_, T
-from taluva.server.errors import ApiError
+from taluva.engine.wording import T
 from taluva.server.games.seeks import Seeks
 from taluva.server.games.setups import RATING_RANGES
-from taluva.server.http.deps import LIMITED, SiteDep
+from taluva.server.http.deps import LIMITED, SiteDep, signed_in
 from taluva.server.http.messages import ClockRequest, Option, Strict
-from taluva.server.players.accounts import Account, account_of
+from taluva.server.players.accounts import account_of
 
 router = APIRouter(tags=["finding a game"])
 
@@ -40,36 +39,6 @@ class SeekRequest(Strict):
     )
 
 
-SIGN_IN_TO: Final = {
-    what: T(sentence)
-    for what, sentence in (
-        ("challenge a player", N_("sign in to challenge a player")),
-        ("see your challenges", N_("sign in to see your challenges")),
-        ("accept a challenge", N_("sign in to accept a challenge")),
-        ("decline a challenge", N_("sign in to decline a challenge")),
-        ("cancel a challenge", N_("sign in to cancel a challenge")),
-        ("seek a game", N_("sign in to seek a game")),
-        ("take a seek", N_("sign in to take a seek")),
-        ("cancel a seek", N_("sign in to cancel a seek")),
-        ("see your inbox", N_("sign in to see your inbox")),
-        ("turn notifications on", N_("sign in to turn notifications on")),
-        ("see your devices", N_("sign in to see your devices")),
-        ("change your notifications", N_("sign in to change your notifications")),
-    )
-}
-"""The whole sentence of each refusal to a signed-out request, by what it asked to do."""
-
-
-async def signed_in(request: Request, what: str) -> Account:
-    """The signed-in account of the request; ApiError 401 ``signed-out`` saying ``what``
-    needs one (a sentence of ``SIGN_IN_TO``, else "sign in to" and ``what``)."""
-    account = await account_of(request)
-    if account is None:
-        words = SIGN_IN_TO.get(what) or T("sign in to {what}", what=what)
-        raise ApiError(401, "signed-out", words)
-    return account
-
-
 def _fields(body: Strict) -> dict[str, Any]:
     fields = body.model_dump()
     if fields.get("clock") is not None:
@@ -91,7 +60,7 @@ async def list_seeks(request: Request, site: SiteDep) -> dict[str, Any]:
 async def post_seek(
     body: SeekRequest, request: Request, response: Response, site: SiteDep
 ) -> dict[str, Any]:
-    account = await signed_in(request, "seek a game")
+    account = await signed_in(request, T("sign in to seek a game"))
     seek, created = await Seeks(site.service).post(account, _fields(body))
     response.status_code = 201 if created else 200
     return {"seek": seek}
@@ -108,7 +77,7 @@ async def show_seek(seek_id: SeekId, request: Request, site: SiteDep) -> dict[st
     summary="Take a place in a seek (signed in); the game starts when it has its players",
 )
 async def take_seek(seek_id: SeekId, request: Request, site: SiteDep) -> dict[str, Any]:
-    account = await signed_in(request, "take a seek")
+    account = await signed_in(request, T("sign in to take a seek"))
     return {"seek": await Seeks(site.service).take(account, seek_id)}
 
 
@@ -118,6 +87,6 @@ async def take_seek(seek_id: SeekId, request: Request, site: SiteDep) -> dict[st
     summary="Cancel your seek, or leave one you took a place in",
 )
 async def cancel_seek(seek_id: SeekId, request: Request, site: SiteDep) -> dict[str, Any]:
-    account = await signed_in(request, "cancel a seek")
+    account = await signed_in(request, T("sign in to cancel a seek"))
     await Seeks(site.service).cancel(account, seek_id)
     return {"cancelled": seek_id}
