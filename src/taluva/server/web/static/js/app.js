@@ -77,11 +77,9 @@ function learnPage(hash) {
   return hash === "#/learn" ? { name: "learn", page: new TutorialPage(root, config) } : null;
 }
 
-// The page's own words (index.html's, marked data-t) and the words the style sheets show
-// (`content: var(--words-...)`) in the page's language; the language switch in the header.
+// The page's own words (index.html's, marked data-t) in the page's language; the language
+// switch in the header.
 translatePage(document);
-document.documentElement.style.setProperty("--words-no-moves", JSON.stringify(t("No moves yet.")));
-document.documentElement.style.setProperty("--words-no-messages", JSON.stringify(t("No messages yet.")));
 document.getElementById("account-bar").before(languageSwitch());
 
 window.addEventListener("hashchange", route);
