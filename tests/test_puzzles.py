@@ -1,7 +1,8 @@
 """The shipped puzzles (``taluva.learn.puzzles``, ``src/taluva/learn/puzzles.json``): every one
 replays and its answer does what its theme says; a sample is checked again exactly for a
 unique answer; the first self-play games screened again give the same puzzles, and a game of
-the added run screened again gives the same spoils and saves (margin screen included);
+the added run screened again gives the same spoils and saves (margin screen included), and a
+withdrawn block screened again is withdrawn with the same chances;
 attempts are judged in the engine's words; the next puzzle is drawn near the player's
 rating."""
 
@@ -29,6 +30,7 @@ from taluva.learn.puzzle_check import (
 )
 from taluva.learn.puzzle_maker import (
     MARGIN,
+    MARGIN_FIGURES,
     MAX_WIN_SHARE,
     SAVE_SHARE,
     played_game,
@@ -43,6 +45,7 @@ from taluva.learn.puzzles import (
     Puzzle,
     PuzzleError,
     PuzzleSet,
+    PuzzleWithdrawn,
     _still_to_place,
     check_attempt,
     load_puzzles,
@@ -76,14 +79,63 @@ def test_enough_puzzles_ship_of_every_theme_and_difficulty_with_the_command_that
     assert len(SPOILS) >= 20
     assert {p.difficulty for p in SHIPPED.puzzles} == set(DIFFICULTIES)
     assert SHIPPED.made_by.startswith("taluva puzzles make --games ")
-    runs = [SHIPPED.figures, *(run["figures"] for run in SHIPPED.added)]
-    assert all(run["made_by"].startswith("taluva puzzles make ") for run in SHIPPED.added)
-    assert SHIPPED.figures["kept"] + sum(run["new"] for run in SHIPPED.added) == len(
-        SHIPPED.puzzles
-    )
-    assert sum(run["kept_blocks"] for run in runs) == len(BLOCKS)
+    made = [run for run in SHIPPED.added if run["made_by"].startswith("taluva puzzles make ")]
+    rescreens = [run for run in SHIPPED.added if run not in made]
+    assert all(run["made_by"].startswith("taluva puzzles rescreen ") for run in rescreens)
+    runs = [SHIPPED.figures, *(run["figures"] for run in made)]
+    new = sum(run["new"] for run in SHIPPED.added)
+    withdrawn = [puzzle_id for run in rescreens for puzzle_id in run["withdrawn"]]
+    assert withdrawn == [p.id for p in SHIPPED.withdrawn]
+    assert SHIPPED.figures["kept"] + new - len(withdrawn) == len(SHIPPED.puzzles)
+    gone = [p for p in SHIPPED.withdrawn if BLOCK in p.themes]
+    assert sum(run["kept_blocks"] for run in runs) == len(BLOCKS) + len(gone)
     assert sum(run.get("kept_saves", 0) for run in runs) == len(SAVES)
     assert sum(run.get("kept_spoils", 0) for run in runs) == len(SPOILS)
+
+
+def test_every_shipped_block_spoil_and_save_passed_the_margin_screen_and_no_withdrawn_one_did() -> (
+    None
+):
+    assert BLOCKS and SAVES and SPOILS
+    for puzzle in [*BLOCKS, *SAVES, *SPOILS]:
+        margin = puzzle.figures["answer_chance"] - puzzle.figures["rival_chance"]
+        assert margin >= 100 * MARGIN - 1, puzzle.id  # chances are rounded to whole percent
+    for puzzle in SHIPPED.withdrawn:
+        margin = puzzle.figures["answer_chance"] - puzzle.figures["rival_chance"]
+        assert margin <= 100 * MARGIN, puzzle.id
+        with pytest.raises(PuzzleWithdrawn, match=f"{puzzle.id} was withdrawn"):
+            SHIPPED.by_id(puzzle.id)
+        assert puzzle not in SHIPPED.with_theme(None)
+    with pytest.raises(PuzzleError, match="there is no puzzle 'nope'"):
+        SHIPPED.by_id("nope")
+
+
+def test_rescreening_withdraws_a_block_below_the_margin_with_the_same_chances(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gone = next(p for p in SHIPPED.withdrawn if BLOCK in p.themes)
+    unscreened = dataclasses.replace(
+        gone, figures={k: v for k, v in gone.figures.items() if k not in MARGIN_FIGURES}
+    )
+    screened_before = SPOILS[0]  # has the screen's figures: not screened again
+    base = tmp_path / "base.json"
+    PuzzleSet((WINS[0], unscreened, screened_before), "taluva puzzles make --games 2").save(base)
+    out = tmp_path / "rescreened.json"
+    assert main(["puzzles", "rescreen", "--file", str(base), "--out", str(out)]) == 0
+    again = read_puzzles(out)
+    assert again.puzzles == (WINS[0], screened_before) and again.withdrawn == (gone,)
+    (run,) = again.added
+    assert run["withdrawn"] == [gone.id] and run["figures"]["rescreened"] == 1
+    assert run["made_by"] == "taluva puzzles rescreen --file base.json"
+    assert (
+        f"{gone.id}: {gone.figures['answer_chance']}% after the answer" in capsys.readouterr().err
+    )
+    with pytest.raises(PuzzleWithdrawn):
+        again.by_id(gone.id)
+    twice = tmp_path / "twice.json"
+    PuzzleSet((WINS[0],), "x", withdrawn=(WINS[0],)).save(twice)
+    assert main(["puzzles", "rescreen", "--file", str(twice), "--out", str(out)]) == 1
+    assert "gives some id to two puzzles" in capsys.readouterr().err
 
 
 def test_every_winning_puzzle_replays_and_its_answer_wins_at_once() -> None:
@@ -110,7 +162,7 @@ def test_block_answers_leave_the_opponent_no_win_and_one_block_is_unique_again()
     assert survey.refuted == sample[0].figures["refuted"]
 
 
-def test_every_save_leaves_no_hut_destroyable_few_turns_do_and_it_passed_the_margin() -> None:
+def test_every_save_leaves_no_hut_destroyable_and_few_turns_do() -> None:
     for puzzle in SAVES:
         game = puzzle.game()
         assert destroyable(game, puzzle.mover), puzzle.id  # a threat to begin with
@@ -118,18 +170,14 @@ def test_every_save_leaves_no_hut_destroyable_few_turns_do_and_it_passed_the_mar
         assert verdict.right, puzzle.id
         figures = puzzle.figures
         assert figures["saving_turns"] <= SAVE_SHARE * figures["turns"], puzzle.id
-        margin = figures["answer_chance"] - figures["rival_chance"]
-        assert margin >= 100 * MARGIN - 1, puzzle.id  # chances are rounded to whole percent
 
 
-def test_every_spoil_erupts_on_the_opponents_huts_stops_their_win_and_passed_the_margin() -> None:
+def test_every_spoil_erupts_on_the_opponents_huts_and_stops_their_win() -> None:
     for puzzle in SPOILS:
         game = puzzle.game()
         tile = Move.parse(puzzle.answer[0])
         assert huts_destroyed_by(game, tile, 1 - puzzle.mover), puzzle.id
         assert check_attempt(puzzle, *puzzle.answer).right, puzzle.id
-        margin = puzzle.figures["answer_chance"] - puzzle.figures["rival_chance"]
-        assert margin >= 100 * MARGIN - 1, puzzle.id  # chances are rounded to whole percent
 
 
 def a_save() -> Puzzle:

@@ -75,6 +75,21 @@ def test_an_illegal_tile_is_refused_with_the_engines_reason(client: TestClient) 
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "no-such-puzzle"
 
 
+def test_a_withdrawn_puzzle_is_gone_with_the_chances_that_failed_it(client: TestClient) -> None:
+    gone = load_puzzles().withdrawn[0]
+    for _ in range(20):
+        assert client.get("/api/puzzles/next").json()["puzzle"]["id"] != gone.id
+    response = client.post(
+        f"/api/puzzles/{gone.id}/attempt", json={"tile": gone.answer[0], "build": gone.answer[1]}
+    )
+    assert response.status_code == 410, response.text
+    error = response.json()["error"]
+    assert error["code"] == "puzzle-withdrawn"
+    assert f"{gone.figures['answer_chance']}% after it" in error["message"]
+    german = client.get(f"/api/puzzles/{gone.id}/state", headers={"Accept-Language": "de"})
+    assert german.status_code == 410 and "zurückgezogen" in german.json()["error"]["message"]
+
+
 def test_a_right_answer_raises_the_players_puzzle_rating_and_a_wrong_one_lowers_it(
     client: TestClient,
 ) -> None:

@@ -1,4 +1,5 @@
-"""``taluva puzzles make``: find puzzles in seeded self-play games and stored games;
+"""``taluva puzzles make``: find puzzles in seeded self-play games and stored games (``check``
+replays them, ``rescreen`` withdraws those that fail the margin screen run again);
 ``taluva puzzle``: solve the shipped puzzles in the terminal, one after another, with a
 streak (``taluva.learn.puzzles``; the web client has the same puzzles, rated)."""
 
@@ -33,6 +34,15 @@ CHECK_EPILOG: Final = f"""\
 examples:
   taluva puzzles check                      replay the shipped puzzles, check every answer
   taluva puzzles check --level 1 --level 5  and count those levels 1 and 5 solve
+
+{EXIT_CODES_HELP}"""
+
+
+RESCREEN_EPILOG: Final = f"""\
+examples:
+  taluva puzzles rescreen --file src/taluva/learn/puzzles.json \\
+      --out src/taluva/learn/puzzles.json
+                                      screen the shipped blocks made before the margin screen
 
 {EXIT_CODES_HELP}"""
 
@@ -134,6 +144,24 @@ def register(subparsers: Any) -> None:
         "--level", type=ai_level, action="append", default=[], help="an AI level (repeat)"
     )
     check.set_defaults(func=_cmd_check)
+
+    rescreen = actions.add_parser(
+        "rescreen",
+        help="run the margin screen on the puzzles made before it, withdraw those that fail",
+        description=wrap(
+            'Run the margin screen (docs/ai.md, "Puzzles") on every block, spoil and save '
+            "puzzle of FILE that has not passed it, and write the whole to --out: those that "
+            "pass get the screen's figures, those that fail are withdrawn (kept in the file's "
+            "'withdrawn' list with their figures, no longer offered, their ids never given "
+            "again). The run is recorded in the file's 'added' list. Progress goes to "
+            "standard error."
+        ),
+        epilog=RESCREEN_EPILOG,
+        formatter_class=FORMATTER,
+    )
+    rescreen.add_argument("--file", metavar="FILE", required=True, help="the puzzle file")
+    rescreen.add_argument("--out", metavar="FILE", required=True, help="the puzzle file to write")
+    rescreen.set_defaults(func=_cmd_rescreen)
 
     puzzle = subparsers.add_parser(
         "puzzle",
@@ -258,6 +286,38 @@ def _cmd_check(args: argparse.Namespace) -> int:
         )
         print(f"level {level} solves {counts.get('all', 0)}/{tally.puzzles} ({themes})")
     return 0 if tally.answers_right == tally.puzzles else 1
+
+
+def _cmd_rescreen(args: argparse.Namespace) -> int:
+    from taluva.learn.puzzle_maker import MARGIN, Margin, rescreened
+    from taluva.learn.puzzles import Puzzle, PuzzleError, read_puzzles
+
+    try:
+        base = read_puzzles(Path(args.file))
+    except PuzzleError as error:
+        raise InputError(str(error)) from None
+
+    def report(puzzle: Puzzle, margin: Margin | None) -> None:
+        if margin is None:
+            verdict = "no rival turn found: withdrawn"
+        else:
+            passed = "passes" if margin.value >= MARGIN else "withdrawn"
+            verdict = f"{margin.answer:.0%} after the answer, {margin.rival:.0%} after "
+            verdict += f"{' '.join(margin.rival_turn)}: {passed}"
+        print(f"{puzzle.id}: {verdict}", file=sys.stderr, flush=True)
+
+    made = rescreened(base, f"taluva puzzles rescreen --file {Path(args.file).name}", report)
+    out = Path(args.out)
+    try:
+        made.save(out)
+    except OSError as error:
+        raise InputError(f"{out}: cannot write ({error.strerror or error})") from None
+    run = made.added[-1]
+    print(
+        f"{run['figures']['rescreened']} puzzles screened, {len(run['withdrawn'])} withdrawn, "
+        f"{len(made.puzzles)} written to {out}"
+    )
+    return 0
 
 
 def _cmd_puzzle(args: argparse.Namespace) -> int:

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import multiprocessing
 import random
+import re
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from taluva.ai import make_agent
@@ -285,6 +286,10 @@ RIVAL_WORK: Final = 2_000
 not taken as a rival)."""
 
 
+MARGIN_FIGURES: Final = ("answer_chance", "rival_chance", "rivals")
+"""The figures a margin screen adds to a puzzle's."""
+
+
 @dataclass(frozen=True, slots=True)
 class Margin:
     """The margin screen of one position: the solver's winning chance after the answer and
@@ -301,12 +306,9 @@ class Margin:
         return self.answer - self.rival
 
     def figures(self) -> dict[str, int]:
-        """The margin in a puzzle's figures: chances in whole percent."""
-        return {
-            "answer_chance": round(100 * self.answer),
-            "rival_chance": round(100 * self.rival),
-            "rivals": self.rivals,
-        }
+        """The margin in a puzzle's figures (``MARGIN_FIGURES``): chances in whole percent."""
+        chances = (round(100 * self.answer), round(100 * self.rival), self.rivals)
+        return dict(zip(MARGIN_FIGURES, chances, strict=True))
 
 
 def chance_after(game: Game, turn: tuple[str, str], iterations: int = MARGIN_ITERATIONS) -> float:
@@ -369,6 +371,27 @@ def _lets_win(turn: tuple[str, str]) -> Callable[[Game], bool]:
     return check
 
 
+def is_rival_of(
+    position: Game, theme: str, answer: tuple[str, str]
+) -> Callable[[tuple[str, str]], bool]:
+    """Whether a turn is no answer to a ``theme`` puzzle of ``position``, as its margin screen
+    asks (``margin_of``): a block's rival has another build and lets the opponent win at
+    once with some tile, a spoil's lets them win, a save's leaves a hut destroyable."""
+    if theme == SAVE:
+        mover = position.to_move
+        before = position.destroyed_huts(mover)
+
+        def unsaved(turn: tuple[str, str]) -> bool:
+            game = position.copy()
+            game.play(turn[0])
+            game.play(turn[1])
+            return not saves_after(game, mover, before)
+
+        return unsaved
+    build = answer[1] if theme == BLOCK else None
+    return lambda turn: turn[1] != build and _after_turn(position, turn, _lets_win(turn))
+
+
 def _record_prefix(game: Game) -> dict[str, Any]:
     record = game.to_record()
     prefix = {key: record[key] for key in ("format", "players", "options", "deck", "doubles")}
@@ -391,18 +414,9 @@ def save_at(
     survey = survey_saves(position)
     if survey.key is None or len(survey.saves) > SAVE_SHARE * survey.turns:
         return None
-    mover = position.to_move
-    before = position.destroyed_huts(mover)
-
-    def saves(turn: tuple[str, str]) -> bool:
-        game = position.copy()
-        game.play(turn[0])
-        game.play(turn[1])
-        return saves_after(game, mover, before)
-
     answer = _best_looking(position, set(survey.saves)) or survey.saves[0]
     tally.margin_checked += 1
-    margin = margin_of(position, answer, lambda turn: not saves(turn), played)
+    margin = margin_of(position, answer, is_rival_of(position, SAVE, answer), played)
     if margin is None or margin.value < MARGIN:
         return None
     share = survey.saving_placements / survey.placements
@@ -416,7 +430,7 @@ def save_at(
     return Puzzle(
         id=puzzle_id,
         record=_record_prefix(position),
-        mover=mover,
+        mover=position.to_move,
         answer=answer,
         themes=(SAVE,),
         difficulty=difficulty_of(share),
@@ -471,12 +485,7 @@ def _screened_block(
     the turn the game's player chose, among the rivals)."""
     ((build, tile),) = survey.blocks.items()
     tally.margin_checked += 1
-    margin = margin_of(
-        position,
-        (tile, build),
-        lambda turn: turn[1] != build and _after_turn(position, turn, _lets_win(turn)),
-        played,
-    )
+    margin = margin_of(position, (tile, build), is_rival_of(position, BLOCK, (tile, build)), played)
     if margin is None or margin.value < MARGIN:
         return None
     figures = {
@@ -545,9 +554,7 @@ def spoil_at(
         return None
     answer = next(iter(survey.blocks.values()))
     tally.margin_checked += 1
-    margin = margin_of(
-        position, answer, lambda turn: _after_turn(position, turn, _lets_win(turn)), played
-    )
+    margin = margin_of(position, answer, is_rival_of(position, SPOIL, answer), played)
     if margin is None or margin.value < MARGIN:
         return None
     figures = {
@@ -712,10 +719,88 @@ def added_to(base: PuzzleSet, puzzles: list[Puzzle], tally: Tally, command: str)
     """``base`` with a later run's puzzles added after its own (those whose id it already
     holds are left out, so the puzzles it has keep their ids), and the run's command and
     figures recorded under ``added``."""
-    known = {puzzle.id for puzzle in base.puzzles}
+    known = base.ids
     new = tuple(puzzle for puzzle in puzzles if puzzle.id not in known)
     run = {"made_by": command, "figures": run_figures(tally), "new": len(new)}
-    return PuzzleSet(base.puzzles + new, base.made_by, base.figures, (*base.added, run))
+    return replace(base, puzzles=base.puzzles + new, added=(*base.added, run))
+
+
+SCREENED_THEMES: Final = (BLOCK, SPOIL, SAVE)
+"""The themes whose answer does not end the game, so it must pass the margin screen."""
+
+_SELF_PLAY_ID: Final = re.compile(r"s(\d+)g(\d+)p(\d+)[a-z]?")
+
+
+def played_turn(puzzle: Puzzle) -> tuple[str, str] | None:
+    """The turn the game's player chose at a self-play puzzle's position (its id names the
+    game: seed, number, ply), by playing the game again; None for a stored game's puzzle."""
+    match = _SELF_PLAY_ID.fullmatch(puzzle.id)
+    if match is None:
+        return None
+    seed, number, ply = (int(group) for group in match.groups())
+    _, _, finished = played_game(("self", seed * GAME_STRIDE + number, None))
+    moves = [str(move) for move in finished.moves]
+    if moves[:ply] != list(puzzle.record["moves"]) or ply + 1 >= len(moves):
+        return None
+    return (moves[ply], moves[ply + 1])
+
+
+def margin_again(puzzle: Puzzle) -> Margin | None:
+    """The margin screen of a block, spoil or save puzzle, run again as the maker runs it
+    (the turn the game's player chose among the rivals, for a self-play puzzle); None for a
+    puzzle whose answer wins at once, or when no rival turn was found."""
+    theme = next((theme for theme in SCREENED_THEMES if theme in puzzle.themes), None)
+    if theme is None:
+        return None
+    position = puzzle.game()
+    return margin_of(
+        position, puzzle.answer, is_rival_of(position, theme, puzzle.answer), played_turn(puzzle)
+    )
+
+
+def rescreened(
+    base: PuzzleSet, command: str, progress: Callable[[Puzzle, Margin | None], None] | None = None
+) -> PuzzleSet:
+    """``base`` after the margin screen of every block, spoil and save puzzle that has not
+    passed it (no chances in its figures: made before the screen): those that pass now get
+    the screen's figures, the others are withdrawn with them. The run is recorded under
+    ``added`` with the ids it withdrew."""
+    started, cpu = time.perf_counter(), time.process_time()
+    kept: list[Puzzle] = []
+    withdrawn: list[Puzzle] = []
+    screened = 0
+    for puzzle in base.puzzles:
+        due = MARGIN_FIGURES[0] not in puzzle.figures and any(
+            theme in puzzle.themes for theme in SCREENED_THEMES
+        )
+        if not due:
+            kept.append(puzzle)
+            continue
+        screened += 1
+        margin = margin_again(puzzle)
+        if progress is not None:
+            progress(puzzle, margin)
+        figures = puzzle.figures if margin is None else {**puzzle.figures, **margin.figures()}
+        screened_puzzle = replace(puzzle, figures=figures)
+        passed = margin is not None and margin.value >= MARGIN
+        (kept if passed else withdrawn).append(screened_puzzle)
+    run = {
+        "made_by": command,
+        "figures": {
+            "rescreened": screened,
+            "withdrawn": len(withdrawn),
+            "seconds": round(time.perf_counter() - started, 1),
+            "cpu_seconds": round(time.process_time() - cpu, 1),
+        },
+        "new": 0,
+        "withdrawn": [puzzle.id for puzzle in withdrawn],
+    }
+    return replace(
+        base,
+        puzzles=tuple(kept),
+        added=(*base.added, run),
+        withdrawn=(*base.withdrawn, *withdrawn),
+    )
 
 
 def ai_verdict(puzzle: Puzzle, level: int) -> Verdict:

@@ -70,6 +70,10 @@ class PuzzleError(ValueError):
     """A puzzle or an attempt that cannot be read: the message says what is wrong."""
 
 
+class PuzzleWithdrawn(PuzzleError):
+    """A puzzle that was shipped once and later withdrawn (``PuzzleSet.withdrawn``)."""
+
+
 def difficulty_of(share: float) -> int:
     """The difficulty of a puzzle where ``share`` of the placements leave the winning build.
 
@@ -176,6 +180,23 @@ SPOIL: Final = "spoil"
 their huts (so the settlement they needed is broken)."""
 
 
+def withdrawn_words(puzzle: Puzzle) -> Text:
+    """Why a withdrawn puzzle is no longer offered, with the chances of the screen it failed."""
+    figures = puzzle.figures
+    if "answer_chance" not in figures:
+        return T(
+            "puzzle {puzzle} was withdrawn: no other turn was found to compare its answer with",
+            puzzle=puzzle.id,
+        )
+    return T(
+        "puzzle {puzzle} was withdrawn: its answer was not clearly the best turn (a winning "
+        "chance of {answer}% after it, {rival}% after another turn)",
+        puzzle=puzzle.id,
+        answer=figures["answer_chance"],
+        rival=figures["rival_chance"],
+    )
+
+
 def task_words(puzzle: Puzzle) -> Text:
     """What the solver is asked, in words."""
     if SPOIL in puzzle.themes:
@@ -204,14 +225,28 @@ class PuzzleSet:
     made_by: str = ""
     figures: dict[str, float] = field(default_factory=dict)
     added: tuple[dict[str, Any], ...] = ()
-    """Later runs whose puzzles were added to the first's (``taluva puzzles make --add``):
-    each one's command, figures and number of new puzzles."""
+    """Later runs whose puzzles were added to the first's (``taluva puzzles make --add``),
+    or that withdrew some (``taluva puzzles rescreen``): each one's command, figures, number
+    of new puzzles and ids withdrawn."""
+    withdrawn: tuple[Puzzle, ...] = ()
+    """Puzzles once shipped and then withdrawn, with the figures of the screen they failed:
+    they are no longer offered, and their ids are never given to another puzzle."""
 
     def by_id(self, puzzle_id: str) -> Puzzle:
+        """The puzzle with this id; raise PuzzleWithdrawn for a withdrawn one, PuzzleError
+        for an id never shipped."""
         for puzzle in self.puzzles:
             if puzzle.id == puzzle_id:
                 return puzzle
-        raise PuzzleError(f"there is no puzzle {puzzle_id!r}")
+        for puzzle in self.withdrawn:
+            if puzzle.id == puzzle_id:
+                raise PuzzleWithdrawn(withdrawn_words(puzzle))
+        raise PuzzleError(T("there is no puzzle {puzzle}", puzzle=repr(puzzle_id)))
+
+    @property
+    def ids(self) -> set[str]:
+        """Every id this set has given, its withdrawn puzzles' included."""
+        return {puzzle.id for puzzle in (*self.puzzles, *self.withdrawn)}
 
     def with_theme(self, theme: str | None) -> tuple[Puzzle, ...]:
         """The puzzles of one theme (all of them for None); raise PuzzleError for a theme
@@ -234,6 +269,8 @@ class PuzzleSet:
         data: dict[str, Any] = {"made_by": self.made_by, "figures": self.figures}
         if self.added:
             data["added"] = list(self.added)
+        if self.withdrawn:
+            data["withdrawn"] = [p.to_json() for p in self.withdrawn]
         data["puzzles"] = [p.to_json() for p in self.puzzles]
         return data
 
@@ -244,20 +281,32 @@ class PuzzleSet:
         added = data.get("added", [])
         if not isinstance(added, list) or not all(isinstance(run, dict) for run in added):
             raise PuzzleError("a puzzle file's 'added' is a list of the runs added")
-        return cls(
+        withdrawn = data.get("withdrawn", [])
+        if not isinstance(withdrawn, list):
+            raise PuzzleError("a puzzle file's 'withdrawn' is a list of puzzles")
+        made = cls(
             tuple(Puzzle.from_json(p) for p in data["puzzles"]),
             str(data.get("made_by", "")),
             dict(data.get("figures", {})),
             tuple(added),
+            tuple(Puzzle.from_json(p) for p in withdrawn),
         )
+        if len(made.ids) < len(made.puzzles) + len(made.withdrawn):
+            raise PuzzleError("a puzzle file gives some id to two puzzles")
+        return made
 
     def save(self, path: Path) -> None:
         """Write the file: compact JSON, one puzzle a line (so a change shows as lines)."""
         data = self.to_json()
         puzzles = data.pop("puzzles")
+        withdrawn = data.pop("withdrawn", [])
         head = json.dumps(data, separators=(",", ":"))[:-1]
-        lines = ",\n".join(json.dumps(p, separators=(",", ":")) for p in puzzles)
-        path.write_text(f'{head},"puzzles":[\n{lines}\n]}}\n', encoding="utf-8")
+        parts = [head]
+        for key, items in (("withdrawn", withdrawn), ("puzzles", puzzles)):
+            if items:
+                lines = ",\n".join(json.dumps(p, separators=(",", ":")) for p in items)
+                parts.append(f'"{key}":[\n{lines}\n]')
+        path.write_text(",".join(parts) + "}\n", encoding="utf-8")
 
 
 def read_puzzles(path: Path) -> PuzzleSet:

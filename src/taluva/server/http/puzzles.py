@@ -28,6 +28,7 @@ from taluva.learn.puzzles import (
     THEMES,
     Puzzle,
     PuzzleError,
+    PuzzleWithdrawn,
     check_attempt,
     load_puzzles,
     next_puzzle,
@@ -62,9 +63,10 @@ class Attempt(Strict):
 def _puzzle(puzzle_id: str) -> Puzzle:
     try:
         return load_puzzles().by_id(puzzle_id)
-    except PuzzleError:
-        message = T("there is no puzzle {puzzle}", puzzle=repr(puzzle_id))
-        raise ApiError(404, "no-such-puzzle", message) from None
+    except PuzzleWithdrawn as error:
+        raise ApiError(410, "puzzle-withdrawn", _words(error)) from None
+    except PuzzleError as error:
+        raise ApiError(404, "no-such-puzzle", _words(error)) from None
 
 
 def puzzle_state(game: Game, puzzle: Puzzle) -> dict[str, Any]:
