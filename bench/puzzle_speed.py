@@ -37,10 +37,10 @@ def solve(page: Any, wrong: bool) -> tuple[float, float]:
     """Place the shown puzzle's tile, then build: the milliseconds of each step."""
     puzzle = load_puzzles().by_id(page.get_attribute(".puzzle-card", "data-puzzle"))
     build = puzzle.answer[1]
-    if wrong:
+    if wrong:  # a wrong build, where the answer's tile leaves one
         game = puzzle.game()
         game.play(puzzle.answer[0])
-        build = next(str(m) for m in game.legal_moves() if str(m) != build)
+        build = next((str(m) for m in game.legal_moves() if str(m) != build), build)
 
     def play(move: str, until: str) -> None:
         page.fill("#move-input", move)

@@ -1,9 +1,9 @@
 """The shipped puzzles (``taluva.learn.puzzles``, ``src/taluva/learn/puzzles.json``): every one
 replays and its answer does what its theme says; a sample is checked again exactly for a
 unique answer; the first self-play games screened again give the same puzzles, and a game of
-the added run screened again gives the same spoils and saves (margin screen included), and a
-withdrawn block screened again is withdrawn with the same chances;
-attempts are judged in the engine's words; the next puzzle is drawn near the player's
+the added run screened again gives the same spoils and saves (margin screen included), a game
+of the block runs the same block, and a withdrawn block screened again is withdrawn with the
+same chances; attempts are judged in the engine's words; the next puzzle is drawn near the player's
 rating."""
 
 from __future__ import annotations
@@ -238,6 +238,17 @@ def test_adding_a_game_of_the_added_run_again_gives_its_spoils_and_keeps_the_old
     assert f"{len(shipped)} new puzzles, {2 + len(shipped)} written" in capsys.readouterr().out
     assert main(["puzzles", "make", "--games", "0", "--screen", "knitting", "--out", "x"]) == 2
     assert "choose among wins, save, spoil, block" in capsys.readouterr().err
+
+
+def test_screening_a_game_of_the_block_runs_again_gives_its_block_with_the_same_margin(
+    tmp_path: Path,
+) -> None:
+    block = SHIPPED.by_id("s1g5908p46b")  # a game of the block runs that takes a second
+    out = tmp_path / "block.json"
+    command = ["puzzles", "make", "--games", "1", "--first", "5908", "--seed", "1"]
+    assert main([*command, "--screen", "block", "--out", str(out)]) == 0
+    assert read_puzzles(out).puzzles == (block,)
+    assert block.figures["answer_chance"] - block.figures["rival_chance"] >= 100 * MARGIN
 
 
 def test_the_command_screening_the_first_games_again_writes_the_shipped_puzzles(
