@@ -30,7 +30,7 @@ from mail_support import until
 from py_vapid import Vapid
 from sqlalchemy import select
 from test_server_lang import catalogs  # noqa: F401 - the fixture
-from test_server_support import sqlite_url
+from test_server_support import create_game, sqlite_url
 
 from taluva.server import Settings, create_app
 from taluva.server.http.site import Site
@@ -147,6 +147,22 @@ def sign_up(client: TestClient, name: str) -> int:
     return account_id
 
 
+def ben_takes_a_slow_game(client: TestClient, headers: dict[str, str] | None = None) -> str:
+    """The signed-in player creates "Slow volcano" (a day a turn) and takes seat 0; Ben signs
+    up on the same client and takes seat 1 (with ``headers``), which starts it. Its id."""
+    game_id, _tokens = create_game(
+        client,
+        [{"kind": "human", "take": True}, {"kind": "human"}],
+        name="Slow volcano",
+        clock={"kind": "turn", "per_turn": 86400},
+    )
+    client.cookies.clear()
+    sign_up(client, "Ben")
+    taken = client.post(f"/api/games/{game_id}/seats/1", json={}, headers=headers)
+    assert taken.status_code == 200, taken.text
+    return game_id
+
+
 def site_of(client: TestClient) -> Site:
     site: Site = client.app.state.site  # type: ignore[attr-defined]
     return site
@@ -215,20 +231,7 @@ def test_the_player_whose_turn_comes_gets_a_push_that_opens_the_game_without_any
         sign_up(client, "Ana")
         body = browser.subscription(push_service.endpoint("/ana"))
         assert client.post("/api/push/subscriptions", json=body).status_code == 201
-        created = client.post(
-            "/api/games",
-            json={
-                "name": "Slow volcano",
-                "seats": [{"kind": "human", "take": True}, {"kind": "human"}],
-                "clock": {"kind": "turn", "per_turn": 86400},
-            },
-        )
-        assert created.status_code == 201, created.text
-        game_id = created.json()["game"]["id"]
-        client.cookies.clear()
-        sign_up(client, "Ben")
-        taken = client.post(f"/api/games/{game_id}/seats/1", json={})
-        assert taken.status_code == 200, taken.text
+        game_id = ben_takes_a_slow_game(client)
         until(lambda: push_service.to("/ana"), "the push of Ana's move")  # the game started
         [message] = push_service.to("/ana")
         notice = browser.read(message)
@@ -250,20 +253,7 @@ def test_a_push_speaks_the_language_its_account_chose_whoever_caused_it(
         assert client.put("/api/account/language", json={"language": "fr"}).is_success
         body = browser.subscription(push_service.endpoint("/ana"))
         assert client.post("/api/push/subscriptions", json=body).status_code == 201
-        created = client.post(
-            "/api/games",
-            json={
-                "name": "Slow volcano",
-                "seats": [{"kind": "human", "take": True}, {"kind": "human"}],
-                "clock": {"kind": "turn", "per_turn": 86400},
-            },
-        )
-        game_id = created.json()["game"]["id"]
-        client.cookies.clear()
-        sign_up(client, "Ben")
-        german = {"accept-language": "de"}  # Ben's browser: not Ana's language
-        taken = client.post(f"/api/games/{game_id}/seats/1", json={}, headers=german)
-        assert taken.status_code == 200, taken.text
+        ben_takes_a_slow_game(client, {"accept-language": "de"})  # Ben's: not Ana's language
         until(lambda: push_service.to("/ana"), "the push of Ana's move")
         [message] = push_service.to("/ana")
         assert browser.read(message)["title"] == "À vous de jouer dans Slow volcano"

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_terminal import settle
 from textual.widgets import Static
 
 from taluva.cli import language, main
@@ -163,8 +164,7 @@ def test_the_full_screen_game_speaks_german_under_a_german_locale(
             game = Game.new(players=[seat.name for seat in seats], seed=8)
             app = TaluvaApp(Session(game, seats, seed=8), ai_delay=0)
             async with app.run_test(size=(120, 40)) as pilot:
-                await asyncio.wait_for(app.settled.wait(), 30)
-                await pilot.pause()
+                await settle(app, pilot)
                 shown = screen_text(app)
                 assert "Hütten" in shown and "Tempel" in shown and "Türme" in shown
                 assert "lege das Plättchen" in shown  # the status line: what to do now
@@ -229,8 +229,7 @@ def test_the_ais_moves_are_told_in_german_though_it_thinks_in_another_thread(
             game = Game.new(players=[seat.name for seat in seats], seed=3)
             app = TaluvaApp(Session(game, seats, seed=3), ai_delay=0)
             async with app.run_test(size=(120, 40)) as pilot:
-                await asyncio.wait_for(app.settled.wait(), 30)
-                await pilot.pause()
+                await settle(app, pilot)
                 assert app.message == f"KI 1 spielte {app.game.moves[-1]}."
                 await pilot.press("h")  # the hint, asked in a worker thread too
                 for _attempt in range(100):
