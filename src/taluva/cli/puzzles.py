@@ -9,12 +9,15 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from taluva.cli.common import FORMATTER, add_lang_option, ai_level, whole_number, wrap
 from taluva.cli.errors import EXIT_CODES_HELP, InputError, UsageError, exit_codes_help, needs_extra
 from taluva.lang import _, say
 from taluva.terminal.words import error_words
+
+if TYPE_CHECKING:
+    from taluva.learn.puzzles import PuzzleSet
 
 MAKE_EPILOG: Final = f"""\
 examples:
@@ -198,6 +201,25 @@ def screen_kinds(text: str) -> tuple[str, ...]:
     return tuple(kind for kind in SCREENS if kind in kinds)
 
 
+def _read(path: str) -> PuzzleSet:
+    """The puzzles of a file named on the command line (InputError if it cannot be read)."""
+    from taluva.learn.puzzles import PuzzleError, read_puzzles
+
+    try:
+        return read_puzzles(Path(path))
+    except PuzzleError as error:
+        raise InputError(str(error)) from None
+
+
+def _write(made: PuzzleSet, path: str) -> None:
+    """Write a puzzle file named on the command line (InputError if it cannot be written)."""
+    out = Path(path)
+    try:
+        made.save(out)
+    except OSError as error:
+        raise InputError(f"{out}: cannot write ({error.strerror or error})") from None
+
+
 def _cmd_make(args: argparse.Namespace) -> int:
     from taluva.engine.errors import InvalidRecord
     from taluva.engine.game import Game
@@ -208,14 +230,8 @@ def _cmd_make(args: argparse.Namespace) -> int:
         record_sources,
         self_play_sources,
     )
-    from taluva.learn.puzzles import PuzzleError, read_puzzles
 
-    base = None
-    if args.add:
-        try:
-            base = read_puzzles(Path(args.add))
-        except PuzzleError as error:
-            raise InputError(str(error)) from None
+    base = _read(args.add) if args.add else None
 
     records: list[dict[str, Any]] = []
     if args.records:
@@ -251,27 +267,20 @@ def _cmd_make(args: argparse.Namespace) -> int:
         kinds=args.screen,
     )
     report(tally)
-    out = Path(args.out)
     made = (
         puzzle_set(kept, tally, command) if base is None else added_to(base, kept, tally, command)
     )
-    try:
-        made.save(out)
-    except OSError as error:
-        raise InputError(f"{out}: cannot write ({error.strerror or error})") from None
+    _write(made, args.out)
     new = len(made.puzzles) - (0 if base is None else len(base.puzzles))
-    print(f"{new} new puzzles, {len(made.puzzles)} written to {out}")
+    print(f"{new} new puzzles, {len(made.puzzles)} written to {Path(args.out)}")
     return 0
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
     from taluva.learn.puzzle_maker import check_puzzles
-    from taluva.learn.puzzles import PuzzleError, load_puzzles, read_puzzles
+    from taluva.learn.puzzles import load_puzzles
 
-    try:
-        puzzles = load_puzzles() if args.file is None else read_puzzles(Path(args.file))
-    except PuzzleError as error:
-        raise InputError(str(error)) from None
+    puzzles = load_puzzles() if args.file is None else _read(args.file)
     total = len(puzzles.puzzles)
 
     def report(done: int) -> None:
@@ -290,12 +299,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 def _cmd_rescreen(args: argparse.Namespace) -> int:
     from taluva.learn.puzzle_maker import MARGIN, Margin, rescreened
-    from taluva.learn.puzzles import Puzzle, PuzzleError, read_puzzles
+    from taluva.learn.puzzles import Puzzle
 
-    try:
-        base = read_puzzles(Path(args.file))
-    except PuzzleError as error:
-        raise InputError(str(error)) from None
+    base = _read(args.file)
 
     def report(puzzle: Puzzle, margin: Margin | None) -> None:
         if margin is None:
@@ -307,15 +313,11 @@ def _cmd_rescreen(args: argparse.Namespace) -> int:
         print(f"{puzzle.id}: {verdict}", file=sys.stderr, flush=True)
 
     made = rescreened(base, f"taluva puzzles rescreen --file {Path(args.file).name}", report)
-    out = Path(args.out)
-    try:
-        made.save(out)
-    except OSError as error:
-        raise InputError(f"{out}: cannot write ({error.strerror or error})") from None
+    _write(made, args.out)
     run = made.added[-1]
     print(
         f"{run['figures']['rescreened']} puzzles screened, {len(run['withdrawn'])} withdrawn, "
-        f"{len(made.puzzles)} written to {out}"
+        f"{len(made.puzzles)} written to {Path(args.out)}"
     )
     return 0
 
