@@ -30,7 +30,6 @@ from taluva.learn.puzzle_check import (
 )
 from taluva.learn.puzzle_maker import (
     MARGIN,
-    MARGIN_FIGURES,
     MAX_WIN_SHARE,
     SAVE_SHARE,
     played_game,
@@ -39,6 +38,7 @@ from taluva.learn.puzzle_maker import (
 from taluva.learn.puzzles import (
     BLOCK,
     DIFFICULTIES,
+    MARGIN_FIGURES,
     SAVE,
     SPOIL,
     THEMES,

@@ -49,6 +49,7 @@ from taluva.learn.puzzle_check import (
 )
 from taluva.learn.puzzles import (
     BLOCK,
+    MARGIN_FIGURES,
     SAVE,
     SPOIL,
     Puzzle,
@@ -284,10 +285,6 @@ SAVE_SHARE: Final = 0.25
 RIVAL_WORK: Final = 2_000
 """The placements one rival's refutation may try (a turn that cannot be refuted within it is
 not taken as a rival)."""
-
-
-MARGIN_FIGURES: Final = ("answer_chance", "rival_chance", "rivals")
-"""The figures a margin screen adds to a puzzle's."""
 
 
 @dataclass(frozen=True, slots=True)

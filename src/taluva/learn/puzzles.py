@@ -66,6 +66,12 @@ PIECE_KINDS: Final = ("huts", "temples", "towers")
 """The kinds of piece a solver may still hold, in the order a verdict names them."""
 
 
+MARGIN_FIGURES: Final = ("answer_chance", "rival_chance", "rivals")
+"""The figures a margin screen (``taluva.learn.puzzle_maker``) adds to a puzzle's: the
+solver's winning chance after the answer and after the best rival turn, in whole percent,
+and how many rivals were searched."""
+
+
 class PuzzleError(ValueError):
     """A puzzle or an attempt that cannot be read: the message says what is wrong."""
 
@@ -182,8 +188,8 @@ their huts (so the settlement they needed is broken)."""
 
 def withdrawn_words(puzzle: Puzzle) -> Text:
     """Why a withdrawn puzzle is no longer offered, with the chances of the screen it failed."""
-    figures = puzzle.figures
-    if "answer_chance" not in figures:
+    answer, rival, _rivals = (puzzle.figures.get(key) for key in MARGIN_FIGURES)
+    if answer is None:
         return T(
             "puzzle {puzzle} was withdrawn: no other turn was found to compare its answer with",
             puzzle=puzzle.id,
@@ -192,8 +198,8 @@ def withdrawn_words(puzzle: Puzzle) -> Text:
         "puzzle {puzzle} was withdrawn: its answer was not clearly the best turn (a winning "
         "chance of {answer}% after it, {rival}% after another turn)",
         puzzle=puzzle.id,
-        answer=figures["answer_chance"],
-        rival=figures["rival_chance"],
+        answer=answer,
+        rival=rival,
     )
 
 
